@@ -1,0 +1,154 @@
+//===- PrecisionPlan.h - Decide the precision of every op -------*- C++ -*-===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The decisions of automatic mixed precision for one function, made without
+// changing the IR:
+//
+//  1. Color every op: annotation (`amp.color`, `amp.precision`) > user lists
+//     (`green=`, `gray=`, `red=`) > policy; then `skip-layers` keeps chosen
+//     green ops in FP32. Ops without a color are handled as configured.
+//  2. Forward sweep, in program order: green ops run in the target type; a
+//     gray op is a candidate for the target type when every float data input
+//     is available in it (a low-precision result, a green op's output, a
+//     constant that fits, an exact widening of a low value).
+//  3. Backward sweep, in reverse order: a candidate whose results are all
+//     consumed in FP32 stays in FP32 when that needs no more casts than
+//     running it low and casting its results up (ties go to FP32, which is
+//     more accurate and lets the saving propagate to its producers).
+//
+// Both sweeps are linear in the number of ops and uses. The rewrite that
+// carries out a plan lives in lib/Transforms.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_ANALYSIS_PRECISIONPLAN_H
+#define AMP_ANALYSIS_PRECISIONPLAN_H
+
+#include "amp/IR/AmpAttrs.h"
+#include "amp/Utils/FloatConversion.h"
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir {
+namespace amp {
+
+/// What to do with ops that have no color (no MixedPrecisionOpInterface, not
+/// in a list, unknown to the policy).
+enum class UnknownOpPolicy { Red, Gray, Error };
+
+/// The resolved options of a mixed-precision conversion.
+struct MixedPrecisionOptions {
+  /// The low-precision type (f16 or bf16).
+  FloatType target;
+  /// The policy; never null.
+  PrecisionPolicyAttrInterface policy;
+  /// Op names moved to a color by the user.
+  llvm::StringMap<Color> userColors;
+  /// Indices of green ops kept in FP32 (negative: from the end).
+  SmallVector<int64_t> skipLayers;
+  UnknownOpPolicy unknownOps = UnknownOpPolicy::Red;
+  /// Clamp out-of-range constants instead of keeping consumers in FP32.
+  bool clampConstants = false;
+  /// Keep function signatures (casts at the boundaries).
+  bool keepIOTypes = true;
+  /// Emit a remark for every decision, not only for unknown ops.
+  bool remarks = false;
+};
+
+/// The decision for one op.
+struct OpDecision {
+  Color color = Color::gray;
+  Reason reason = Reason::DefaultList;
+  /// True if the op is rewritten to run in low precision.
+  bool lowPrecision = false;
+  /// True if the op has no color of its own (no interface, not in a list).
+  bool unknown = false;
+  /// Input (compute), accumulation and output types; set for green ops and
+  /// for ops forced by `amp.precision`, and for low-precision gray ops.
+  FloatType computeType, accumulateType, outputType;
+};
+
+/// The precision plan of one function (or any op with regions).
+class PrecisionPlan {
+public:
+  PrecisionPlan(Operation *root, const MixedPrecisionOptions &options);
+
+  /// Computes the plan. Fails (after emitting an error) only for problems the
+  /// user must fix: an unknown op under `unknown-ops=error`, an annotation or
+  /// policy answer the op cannot honor.
+  LogicalResult run();
+
+  /// The ops that take part, in program order.
+  ArrayRef<Operation *> getOps() const { return ops; }
+
+  /// The decision for an op of getOps().
+  const OpDecision &getDecision(Operation *op) const {
+    return infos.find(op)->second.decision;
+  }
+
+  /// True if `operand` of the low-precision op `op` is converted to the
+  /// compute type, or to the accumulation type if `isAccumulator`.
+  bool isDataOperand(Operation *op, OpOperand &operand) const;
+  bool isAccumulatorOperand(Operation *op, OpOperand &operand) const;
+
+  /// Range summary of the float constants consumed in low precision.
+  const RangeSummary &getConstantSummary() const { return constantSummary; }
+
+private:
+  struct OpInfo {
+    OpDecision decision;
+    /// Float (f32) values the op reads as data: data operands, then values
+    /// captured by its payload regions.
+    SmallVector<Value, 4> dataInputs;
+    /// Operand numbers of accumulator operands.
+    SmallVector<unsigned, 1> accumulatorOperands;
+    /// Set when the decision must not change in the backward sweep.
+    bool pinned = false;
+  };
+  struct ValueState {
+    /// A low-precision consumer can read the value in the target type
+    /// without a runtime cast (other than a green op's own output cast).
+    bool lowAvailable = false;
+    /// The value exists in the target type after conversion.
+    bool nativeLow = false;
+    /// Uses that read the value in the target type / in FP32.
+    unsigned lowUses = 0, highUses = 0;
+  };
+
+  void collect(Region &region);
+  void collectOp(Operation *op);
+  LogicalResult colorOps();
+  void applySkipLayers();
+  LogicalResult assignPrecisions();
+  void forwardSweep();
+  void countUses();
+  void backwardSweep();
+
+  bool isLowAvailable(Value value);
+  bool constantFits(Operation *constOp);
+  bool isFreeInFP32(Value value);
+  bool isSource(Value value) const;
+  ValueState &state(Value value) { return values[value]; }
+
+  Operation *root;
+  const MixedPrecisionOptions &options;
+  SmallVector<Operation *> ops;
+  /// Every op whose operands are read in the function (for use counting),
+  /// including the non-participating ones, with the values it reads.
+  SmallVector<std::pair<Operation *, SmallVector<Value, 4>>> readers;
+  llvm::DenseMap<Operation *, OpInfo> infos;
+  llvm::DenseMap<Value, ValueState> values;
+  llvm::DenseMap<Operation *, bool> constantFitCache;
+  RangeSummary constantSummary;
+};
+
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_ANALYSIS_PRECISIONPLAN_H

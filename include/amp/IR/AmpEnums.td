@@ -1,0 +1,76 @@
+//===- AmpEnums.td - Enums of the amp dialect --------------*- tablegen -*-===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_IR_AMPENUMS_TD
+#define AMP_IR_AMPENUMS_TD
+
+include "mlir/IR/EnumAttr.td"
+include "amp/IR/AmpBase.td"
+
+//===----------------------------------------------------------------------===//
+// Color
+//===----------------------------------------------------------------------===//
+
+def Amp_ColorGreen : I32EnumAttrCase<"green", 0>;
+def Amp_ColorGray : I32EnumAttrCase<"gray", 1>;
+def Amp_ColorRed : I32EnumAttrCase<"red", 2>;
+
+def Amp_Color : I32EnumAttr<"Color",
+    "how an operation takes part in mixed precision",
+    [Amp_ColorGreen, Amp_ColorGray, Amp_ColorRed]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::amp";
+}
+
+def Amp_ColorAttr : EnumAttr<Amp_Dialect, Amp_Color, "color"> {
+  let summary = "The mixed-precision color of an operation";
+  let description = [{
+    * `green`: compute bound, almost always faster in 16 bits. Float data
+      inputs are cast to the target type; the op accumulates in the
+      accumulation type and its result is cast to the output type.
+    * `gray`: little to gain. Runs in the target type when all its float
+      data inputs already are, otherwise in FP32.
+    * `red`: numerically risky. Stays in FP32; inputs that arrive in low
+      precision are cast up.
+
+    ```mlir
+    %e = math.exp %x {amp.color = #amp.color<red>} : f32
+    ```
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// Decision reasons
+//===----------------------------------------------------------------------===//
+
+def Amp_ReasonDefaultList : I32EnumAttrCase<"DefaultList", 0, "default list">;
+def Amp_ReasonUserList : I32EnumAttrCase<"UserList", 1, "user list">;
+def Amp_ReasonAnnotation : I32EnumAttrCase<"Annotation", 2, "annotation">;
+def Amp_ReasonFollowsInputs : I32EnumAttrCase<"FollowsInputs", 3,
+    "follows inputs">;
+def Amp_ReasonSkipLayers : I32EnumAttrCase<"SkipLayers", 4, "skip-layers">;
+def Amp_ReasonBelowThreshold : I32EnumAttrCase<"BelowThreshold", 5,
+    "below threshold">;
+def Amp_ReasonConstantOutOfRange : I32EnumAttrCase<"ConstantOutOfRange", 6,
+    "constant out of range">;
+def Amp_ReasonUnknownOp : I32EnumAttrCase<"UnknownOp", 7, "unknown op">;
+def Amp_ReasonPolicy : I32EnumAttrCase<"Policy", 8, "policy">;
+def Amp_ReasonUnsupportedTypes : I32EnumAttrCase<"UnsupportedTypes", 9,
+    "unsupported types">;
+
+def Amp_Reason : I32EnumAttr<"Reason",
+    "why an operation received its color or precision",
+    [Amp_ReasonDefaultList, Amp_ReasonUserList, Amp_ReasonAnnotation,
+     Amp_ReasonFollowsInputs, Amp_ReasonSkipLayers, Amp_ReasonBelowThreshold,
+     Amp_ReasonConstantOutOfRange, Amp_ReasonUnknownOp, Amp_ReasonPolicy,
+     Amp_ReasonUnsupportedTypes]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::amp";
+}
+
+#endif // AMP_IR_AMPENUMS_TD

@@ -1,0 +1,201 @@
+//===- AmpInterfaces.td - Interfaces of the amp dialect ----*- tablegen -*-===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Two interfaces decide mixed precision:
+//  - PrecisionPolicyAttrInterface: a policy (an attribute) that colors ops and
+//    picks their accumulation and output types;
+//  - MixedPrecisionOpInterface: an op's own description of how it takes part
+//    in mixed precision, attached to upstream ops through external models.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_IR_AMPINTERFACES_TD
+#define AMP_IR_AMPINTERFACES_TD
+
+include "mlir/IR/OpBase.td"
+
+//===----------------------------------------------------------------------===//
+// PrecisionPolicyAttrInterface
+//===----------------------------------------------------------------------===//
+
+def PrecisionPolicyAttrInterface
+    : AttrInterface<"PrecisionPolicyAttrInterface"> {
+  let cppNamespace = "::mlir::amp";
+  let description = [{
+    A precision policy decides, for each operation, its color and its
+    accumulation and output types. The default policy,
+    `#amp.default_policy`, implements the default lists; a user's policy is
+    any other attribute that implements this interface, defined in the
+    user's own dialect or plugin, and selected with `amp.policy` on the
+    module (or an enclosing op) or with the pass option `policy=`.
+
+    Per-op annotations (`amp.color`, `amp.precision`), the pass's lists and
+    `skip-layers` take precedence over the policy.
+
+    ```mlir
+    module attributes {amp.policy = #amp.default_policy<min_macs = 1000000>} {
+      ...
+    }
+    ```
+  }];
+
+  let methods = [
+    InterfaceMethod<
+      /*desc=*/[{
+        Returns the color of `op` and the reason for it, or `std::nullopt`
+        when the policy does not know the op (it is then handled as an
+        unknown op). The default lists are available to every policy through
+        `mlir::amp::getDefaultColor(op)`.
+      }],
+      /*retTy=*/"std::optional<::mlir::amp::ColorDecision>",
+      /*methodName=*/"getColor",
+      /*args=*/(ins "::mlir::Operation *":$op)
+    >,
+    InterfaceMethod<
+      /*desc=*/[{
+        Returns the accumulation and output element types of `op` when it
+        runs with inputs of the low-precision type `target` (the content of
+        an `#amp.precision` attribute). If both are equal to `target`, the op
+        computes entirely in `target`.
+      }],
+      /*retTy=*/"::mlir::amp::Precision",
+      /*methodName=*/"getPrecision",
+      /*args=*/(ins "::mlir::Operation *":$op, "::mlir::FloatType":$target)
+    >,
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// MixedPrecisionOpInterface
+//===----------------------------------------------------------------------===//
+
+def MixedPrecisionOpInterface : OpInterface<"MixedPrecisionOpInterface"> {
+  let cppNamespace = "::mlir::amp";
+  let description = [{
+    How an operation takes part in mixed precision: its color under the
+    default lists, which operands carry floating-point data whose precision
+    follows the op, whether it has a separate accumulator, and how it is
+    rebuilt with new element types.
+
+    Upstream ops (linalg, tosa, arith, math, tensor) receive this interface
+    through external models registered per dialect
+    (`mlir::amp::registerExternalModels`); an op of another dialect
+    implements it directly or through its own external model.
+  }];
+
+  let methods = [
+    InterfaceMethod<
+      /*desc=*/[{
+        Returns the op's color under the default lists (green: compute
+        bound; gray: follows its inputs; red: must stay FP32).
+      }],
+      /*retTy=*/"::mlir::amp::Color",
+      /*methodName=*/"getDefaultColor",
+      /*args=*/(ins)
+    >,
+    InterfaceMethod<
+      /*desc=*/[{
+        Returns true if `operand` carries floating-point data whose element
+        type follows the op's compute type. Shape operands, indices, zero
+        points and other metadata are not data operands.
+      }],
+      /*retTy=*/"bool",
+      /*methodName=*/"isDataOperand",
+      /*args=*/(ins "::mlir::OpOperand &":$operand),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/[{
+        return ::mlir::amp::hasFloatElementType(operand.get().getType()) &&
+               !::llvm::cast<::mlir::amp::MixedPrecisionOpInterface>(
+                    $_op.getOperation()).isAccumulatorOperand(operand);
+      }]
+    >,
+    InterfaceMethod<
+      /*desc=*/[{
+        Returns true if `operand` is the accumulator (the init value of a
+        contraction), whose element type is the accumulation type.
+      }],
+      /*retTy=*/"bool",
+      /*methodName=*/"isAccumulatorOperand",
+      /*args=*/(ins "::mlir::OpOperand &":$operand),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/"return false;"
+    >,
+    InterfaceMethod<
+      /*desc=*/[{
+        Returns true if the op can accumulate in a type wider than its
+        inputs (for example f16 inputs with f32 accumulation).
+      }],
+      /*retTy=*/"bool",
+      /*methodName=*/"hasSeparateAccumulator",
+      /*args=*/(ins),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/"return false;"
+    >,
+    InterfaceMethod<
+      /*desc=*/[{
+        Returns the element type of the op's float results once it computes
+        with inputs of `computeType` and accumulates in `accumulateType`. By
+        default: the accumulation type for ops with a separate accumulator,
+        the compute type otherwise (a TOSA convolution, whose result keeps the
+        input type, overrides it).
+      }],
+      /*retTy=*/"::mlir::Type",
+      /*methodName=*/"getConvertedResultElementType",
+      /*args=*/(ins "::mlir::FloatType":$computeType,
+                    "::mlir::FloatType":$accumulateType),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/[{
+        auto iface = ::llvm::cast<::mlir::amp::MixedPrecisionOpInterface>(
+            $_op.getOperation());
+        return iface.hasSeparateAccumulator() ? ::mlir::Type(accumulateType)
+                                              : ::mlir::Type(computeType);
+      }]
+    >,
+    InterfaceMethod<
+      /*desc=*/[{
+        Returns the number of multiply-accumulate operations the op
+        performs, when it is known statically. Policies use it to keep small
+        compute-bound ops out of low precision.
+      }],
+      /*retTy=*/"std::optional<int64_t>",
+      /*methodName=*/"estimateMacs",
+      /*args=*/(ins),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/"return std::nullopt;"
+    >,
+    InterfaceMethod<
+      /*desc=*/[{
+        Rebuilds the op so that it computes in `computeType`. `operands`
+        holds the new operand list: data operands already have the element
+        type `computeType`, accumulator operands `accumulateType`, all
+        others are unchanged. Returns the op that replaces this one (it may
+        be this op, updated in place); its float results have the element
+        type `accumulateType` if the op has a separate accumulator and
+        `computeType` otherwise. The caller replaces the uses of the old
+        results. Returns failure, without changing the IR, if the op cannot
+        compute in these types.
+
+        The default implementation updates the op in place: it sets the
+        operands and changes the element type of every floating-point
+        result. It fits ops without regions or type-carrying attributes.
+      }],
+      /*retTy=*/"::mlir::FailureOr<::mlir::Operation *>",
+      /*methodName=*/"rewriteInPrecision",
+      /*args=*/(ins "::mlir::RewriterBase &":$rewriter,
+                    "::mlir::ValueRange":$operands,
+                    "::mlir::FloatType":$computeType,
+                    "::mlir::FloatType":$accumulateType),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/[{
+        return ::mlir::amp::detail::rewriteResultsInPlace(
+            $_op.getOperation(), rewriter, operands, computeType);
+      }]
+    >,
+  ];
+}
+
+#endif // AMP_IR_AMPINTERFACES_TD

@@ -1,0 +1,68 @@
+//===- MixedPrecision.h - Convert functions to mixed precision --*- C++ -*-===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The reusable core of --amp-mixed-precision, for pipelines that want the
+// conversion without the pass: compute a PrecisionPlan for a function and
+// carry it out, then (optionally) change public signatures.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_TRANSFORMS_MIXEDPRECISION_H
+#define AMP_TRANSFORMS_MIXEDPRECISION_H
+
+#include "amp/Analysis/PrecisionPlan.h"
+
+#include <string>
+
+namespace mlir {
+namespace amp {
+
+/// The decision for one op, as written to the report.
+struct OpRecord {
+  std::string function;
+  std::string opName;
+  std::string location;
+  OpDecision decision;
+};
+
+/// Counts of one conversion.
+struct ConversionStats {
+  int64_t casts = 0;
+  int64_t foldedConstants = 0;
+  int64_t constantBytesBefore = 0;
+  int64_t constantBytesAfter = 0;
+  /// Ops rewritten to low precision (green and gray).
+  int64_t converted = 0;
+  RangeSummary constants;
+
+  void merge(const ConversionStats &other);
+};
+
+/// What converting one function produced.
+struct FunctionConversion {
+  SmallVector<OpRecord> records;
+  ConversionStats stats;
+};
+
+/// Converts the ops nested in `root` (usually a function) to mixed precision
+/// as `options` say, keeping the types of its block arguments and results.
+/// Fails only after emitting an error (see PrecisionPlan::run). Ops a model
+/// cannot rewrite stay in FP32 with a remark.
+LogicalResult convertToMixedPrecision(Operation *root,
+                                      const MixedPrecisionOptions &options,
+                                      FunctionConversion *result = nullptr);
+
+/// For keep-io-types=false: gives the arguments and results of the public
+/// functions nested in `module` the type `target` where that removes a cast
+/// (an argument only cast down, a result only cast up), and updates the call
+/// sites in `module`. Returns the number of arguments and results changed.
+int64_t updatePublicSignatures(Operation *module, FloatType target);
+
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_TRANSFORMS_MIXEDPRECISION_H

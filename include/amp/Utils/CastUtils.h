@@ -1,0 +1,69 @@
+//===- CastUtils.h - Create float casts, constants and empties --*- C++ -*-===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The IR-building helpers shared by the external models and the passes:
+// which ops are float casts, how a cast is built (arith.extf/truncf, or
+// tosa.cast in TOSA code), and how constants and empty tensors are rebuilt
+// with another element type instead of being cast.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_UTILS_CASTUTILS_H
+#define AMP_UTILS_CASTUTILS_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Value.h"
+
+namespace mlir {
+namespace amp {
+
+/// Returns true if `type` is a value amp can give another float element type
+/// with a cast: a float scalar, a tensor or a vector of floats. Memrefs are
+/// not: converting them needs a copy.
+bool isCastableFloatType(Type type);
+
+/// Returns true if `op` is a float-to-float cast: arith.extf, arith.truncf or
+/// a tosa.cast between float tensors.
+bool isFloatCast(Operation *op);
+
+/// Returns the source of `op` if it is a float-to-float cast.
+Value getFloatCastSource(Operation *op);
+
+/// Returns true if `op` is an op amp treats as a float constant (ConstantLike
+/// with a float value it can convert).
+bool isFloatConstant(Operation *op);
+
+/// Returns true if a value defined by `op` can be rebuilt with another
+/// element type at no runtime cost: a float constant or a tensor.empty.
+bool isRematerializable(Operation *op);
+
+/// Creates a cast of `value` to element type `elementType`: a tosa.cast when
+/// `preferTosa` and `value` is a ranked tensor, otherwise arith.extf or
+/// arith.truncf. Types of equal width (f16 <-> bf16) go through f32.
+Value createFloatCast(OpBuilder &b, Location loc, Value value,
+                      Type elementType, bool preferTosa);
+
+/// Creates a constant of the same kind as `constOp` (arith.constant or
+/// tosa.const) holding `value`.
+Value createConstantLike(OpBuilder &b, Operation *constOp, TypedAttr value);
+
+/// Creates a tensor.empty with the shape of the ranked tensor `like` and the
+/// element type `elementType`.
+Value createEmptyLike(OpBuilder &b, Location loc, Value like,
+                      Type elementType);
+
+/// Returns `value` with element type `elementType`: itself if it has it, a
+/// new constant for a float constant (values out of range are clamped), a new
+/// tensor.empty for a tensor.empty, otherwise a cast (see createFloatCast,
+/// which `preferTosa` steers).
+Value materializeElementType(OpBuilder &b, Location loc, Value value,
+                             Type elementType, bool preferTosa);
+
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_UTILS_CASTUTILS_H

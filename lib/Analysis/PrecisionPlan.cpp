@@ -1,0 +1,510 @@
+//===- PrecisionPlan.cpp - Decide the precision of every op ---------------===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// See PrecisionPlan.h for the algorithm. Only FP32 values are converted; ops
+// whose float data are of other types (f64, f8, already 16-bit) are left
+// alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Analysis/PrecisionPlan.h"
+
+#include "amp/IR/AmpDialect.h"
+#include "amp/Utils/CastUtils.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+/// The type amp converts from.
+static bool isSourceElementType(Type type) {
+  return getElementTypeOrSelf(type).isF32();
+}
+
+/// A value amp converts: an FP32 scalar, tensor or vector.
+static bool isConvertible(Value value) {
+  return isCastableFloatType(value.getType()) &&
+         isSourceElementType(value.getType());
+}
+
+/// Ops that only route values (control flow, calls, terminators): they keep
+/// their types, and need no color.
+static bool isStructural(Operation *op) {
+  return op->hasTrait<OpTrait::IsTerminator>() ||
+         op->hasTrait<OpTrait::ReturnLike>() ||
+         isa<RegionBranchOpInterface, CallOpInterface, BranchOpInterface,
+             FunctionOpInterface>(op);
+}
+
+PrecisionPlan::PrecisionPlan(Operation *root,
+                             const MixedPrecisionOptions &options)
+    : root(root), options(options) {}
+
+LogicalResult PrecisionPlan::run() {
+  for (Region &region : root->getRegions())
+    collect(region);
+  if (failed(colorOps()))
+    return failure();
+  applySkipLayers();
+  if (failed(assignPrecisions()))
+    return failure();
+  forwardSweep();
+  countUses();
+  backwardSweep();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Collection
+//===----------------------------------------------------------------------===//
+
+void PrecisionPlan::collect(Region &region) {
+  for (Block &block : region)
+    for (Operation &op : block)
+      collectOp(&op);
+}
+
+void PrecisionPlan::collectOp(Operation *op) {
+  if (isFloatConstant(op))
+    return;
+  SmallVector<Value, 4> reads;
+  for (Value operand : op->getOperands())
+    if (isConvertible(operand))
+      reads.push_back(operand);
+
+  if (isFloatCast(op)) {
+    readers.push_back({op, std::move(reads)});
+    return;
+  }
+
+  auto iface = dyn_cast<MixedPrecisionOpInterface>(op);
+  if (!iface) {
+    bool touches = !reads.empty() || llvm::any_of(op->getResults(),
+                                                  isConvertible);
+    if (touches && !isStructural(op)) {
+      // An op without a color: remembered, colored later by the lists or the
+      // unknown-op policy. All its float operands count as data.
+      OpInfo info;
+      info.decision.unknown = true;
+      info.dataInputs = reads;
+      bool supported = llvm::all_of(op->getOperandTypes(), [&](Type t) {
+        return !hasFloatElementType(t) ||
+               (isCastableFloatType(t) && isSourceElementType(t));
+      });
+      if (!supported || op->getNumRegions() != 0)
+        info.pinned = true;
+      ops.push_back(op);
+      infos.try_emplace(op, std::move(info));
+    }
+    readers.push_back({op, std::move(reads)});
+    for (Region &region : op->getRegions())
+      collect(region);
+    return;
+  }
+
+  // An op with the interface owns its regions (payloads): values they capture
+  // from above are data inputs of the op.
+  OpInfo info;
+  bool touchesSource = false, supported = true;
+  auto checkType = [&](Type type) {
+    if (!isCastableFloatType(type)) {
+      supported = false;
+      return;
+    }
+    Type elt = getElementTypeOrSelf(type);
+    if (elt.isF32())
+      touchesSource = true;
+    else if (elt != options.target)
+      supported = false;
+  };
+  for (OpOperand &operand : op->getOpOperands()) {
+    Type type = operand.get().getType();
+    if (!hasFloatElementType(type))
+      continue;
+    bool isAccumulator = iface.isAccumulatorOperand(operand);
+    if (!isAccumulator && !iface.isDataOperand(operand))
+      continue;
+    checkType(type);
+    if (!isConvertible(operand.get()))
+      continue;
+    if (isAccumulator)
+      info.accumulatorOperands.push_back(operand.getOperandNumber());
+    else
+      info.dataInputs.push_back(operand.get());
+  }
+  for (Type type : op->getResultTypes())
+    if (hasFloatElementType(type))
+      checkType(type);
+  if (op->getNumRegions() != 0) {
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    for (Value value : captured) {
+      if (!isConvertible(value))
+        continue;
+      touchesSource = true;
+      info.dataInputs.push_back(value);
+      reads.push_back(value);
+    }
+  }
+  readers.push_back({op, std::move(reads)});
+  if (!touchesSource)
+    return;
+  if (!supported) {
+    info.decision.reason = Reason::UnsupportedTypes;
+    info.decision.color = Color::red;
+    info.pinned = true;
+  }
+  ops.push_back(op);
+  infos.try_emplace(op, std::move(info));
+}
+
+//===----------------------------------------------------------------------===//
+// Colors
+//===----------------------------------------------------------------------===//
+
+LogicalResult PrecisionPlan::colorOps() {
+  for (Operation *op : ops) {
+    OpInfo &info = infos.find(op)->second;
+    OpDecision &d = info.decision;
+    if (d.reason == Reason::UnsupportedTypes)
+      continue;
+    auto iface = dyn_cast<MixedPrecisionOpInterface>(op);
+
+    if (auto color = op->getAttrOfType<ColorAttr>(
+            AmpDialect::ColorAttrHelper::getNameStr())) {
+      d.color = color.getValue();
+      d.reason = Reason::Annotation;
+      info.pinned = d.color != Color::gray;
+      continue;
+    }
+    if (auto precision = op->getAttrOfType<PrecisionAttr>(
+            AmpDialect::PrecisionAttrHelper::getNameStr())) {
+      // A forced precision: green (runs with target inputs) unless it asks
+      // an op without an accumulator to compute in another type.
+      bool separate = iface && iface.hasSeparateAccumulator();
+      d.color = separate || precision.getAccumulate() == options.target
+                    ? Color::green
+                    : Color::red;
+      d.reason = Reason::Annotation;
+      info.pinned = true;
+      continue;
+    }
+    auto listed = options.userColors.find(op->getName().getStringRef());
+    if (listed != options.userColors.end()) {
+      d.color = listed->second;
+      d.reason = Reason::UserList;
+      continue;
+    }
+    if (!d.unknown) {
+      if (std::optional<ColorDecision> decision =
+              options.policy.getColor(op)) {
+        d.color = decision->color;
+        d.reason = decision->reason;
+        continue;
+      }
+      d.unknown = true;
+    }
+    switch (options.unknownOps) {
+    case UnknownOpPolicy::Error:
+      return op->emitError()
+             << "'" << op->getName()
+             << "' has no mixed-precision color (unknown-ops=error); give it "
+                "one with green=, gray=, red= or an amp.color annotation";
+    case UnknownOpPolicy::Gray:
+      d.color = Color::gray;
+      d.reason = Reason::UnknownOp;
+      break;
+    case UnknownOpPolicy::Red:
+      d.color = Color::red;
+      d.reason = Reason::UnknownOp;
+      op->emitRemark() << "'" << op->getName()
+                       << "' has no mixed-precision color: it stays in FP32 "
+                          "(choose one with green=, gray=, red= or amp.color)";
+      break;
+    }
+  }
+  return success();
+}
+
+void PrecisionPlan::applySkipLayers() {
+  if (options.skipLayers.empty())
+    return;
+  SmallVector<Operation *> green;
+  for (Operation *op : ops) {
+    const OpDecision &d = infos.find(op)->second.decision;
+    if (d.color == Color::green && d.reason != Reason::Annotation &&
+        d.reason != Reason::UnsupportedTypes)
+      green.push_back(op);
+  }
+  int64_t count = green.size();
+  for (int64_t index : options.skipLayers) {
+    int64_t position = index < 0 ? count + index : index;
+    if (position < 0 || position >= count) {
+      root->emitWarning() << "skip-layers index " << index
+                          << " is out of range: this function has " << count
+                          << " green op" << (count == 1 ? "" : "s");
+      continue;
+    }
+    OpInfo &info = infos.find(green[position])->second;
+    info.decision.color = Color::red;
+    info.decision.reason = Reason::SkipLayers;
+    info.pinned = true;
+  }
+}
+
+LogicalResult PrecisionPlan::assignPrecisions() {
+  FloatType target = options.target;
+  for (Operation *op : ops) {
+    OpDecision &d = infos.find(op)->second.decision;
+    if (d.color != Color::green) {
+      d.computeType = d.accumulateType = d.outputType = target;
+      continue;
+    }
+    Precision precision{};
+    if (auto attr = op->getAttrOfType<PrecisionAttr>(
+            AmpDialect::PrecisionAttrHelper::getNameStr()))
+      precision = {attr.getAccumulateFloatType(), attr.getOutputFloatType()};
+    else
+      precision = options.policy.getPrecision(op, target);
+    if (!precision.accumulate || !precision.output)
+      return op->emitError() << "the precision policy gave no accumulation "
+                                "or output type for this op";
+    auto iface = dyn_cast<MixedPrecisionOpInterface>(op);
+    d.computeType = target;
+    d.accumulateType = precision.accumulate;
+    d.outputType = precision.output;
+    if (!iface || !iface.hasSeparateAccumulator()) {
+      // No separate accumulator: the op computes in the target type.
+      d.accumulateType = target;
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Sweeps
+//===----------------------------------------------------------------------===//
+
+bool PrecisionPlan::constantFits(Operation *constOp) {
+  auto [it, inserted] = constantFitCache.try_emplace(constOp, false);
+  if (!inserted)
+    return it->second;
+  Attribute value;
+  (void)matchPattern(constOp->getResult(0), m_Constant(&value));
+  RangeSummary summary = checkFloatRange(value, options.target);
+  constantSummary.merge(summary);
+  bool fits = summary.fits() || options.clampConstants;
+  if (!summary.fits())
+    constOp->emitRemark() << "constant does not fit " << options.target << " ("
+                          << summary.numOverflow << " overflow, "
+                          << summary.numUnderflow << " flush to zero)"
+                          << (options.clampConstants
+                                  ? ": clamped (clamp-constants)"
+                                  : ": its consumers stay in FP32");
+  it = constantFitCache.find(constOp);
+  it->second = fits;
+  return fits;
+}
+
+static bool isPublicFunction(Operation *op) {
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  return func && !func.isExternal() &&
+         SymbolTable::getSymbolVisibility(op) ==
+             SymbolTable::Visibility::Public;
+}
+
+bool PrecisionPlan::isLowAvailable(Value value) {
+  Type elt = getElementTypeOrSelf(value.getType());
+  if (elt == options.target)
+    return true;
+  if (!elt.isF32())
+    return false;
+  auto it = values.find(value);
+  if (it != values.end() && it->second.lowAvailable)
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def) {
+    // With keep-io-types=false, the arguments of a public function may take
+    // the target type.
+    auto arg = cast<BlockArgument>(value);
+    return !options.keepIOTypes && arg.getOwner()->isEntryBlock() &&
+           arg.getOwner()->getParentOp() == root && isPublicFunction(root);
+  }
+  if (isFloatConstant(def))
+    return constantFits(def);
+  if (Value source = getFloatCastSource(def))
+    return getElementTypeOrSelf(source.getType()) == options.target;
+  return false;
+}
+
+bool PrecisionPlan::isFreeInFP32(Value value) {
+  if (!isSourceElementType(value.getType()))
+    return false;
+  if (isRematerializable(value.getDefiningOp()))
+    return true;
+  auto it = values.find(value);
+  return it == values.end() || !it->second.nativeLow;
+}
+
+void PrecisionPlan::forwardSweep() {
+  FloatType target = options.target;
+  for (Operation *op : ops) {
+    OpInfo &info = infos.find(op)->second;
+    OpDecision &d = info.decision;
+    if (d.reason == Reason::UnsupportedTypes || d.color == Color::red) {
+      d.lowPrecision = false;
+      continue;
+    }
+
+    bool constantsFit = true;
+    auto checkConstant = [&](Operation *def) {
+      if (isFloatConstant(def) && isSourceElementType(def->getResultTypes()[0]) &&
+          !constantFits(def))
+        constantsFit = false;
+    };
+    for (Value input : info.dataInputs)
+      checkConstant(input.getDefiningOp());
+    for (Region &region : op->getRegions())
+      region.walk([&](Operation *inner) { checkConstant(inner); });
+
+    if (d.color == Color::green) {
+      d.lowPrecision = constantsFit;
+      if (!constantsFit) {
+        d.reason = Reason::ConstantOutOfRange;
+        continue;
+      }
+      Type native = target;
+      if (auto iface = dyn_cast<MixedPrecisionOpInterface>(op))
+        native = iface.getConvertedResultElementType(target, d.accumulateType);
+      for (Value result : op->getResults()) {
+        if (!isConvertible(result))
+          continue;
+        ValueState &s = state(result);
+        s.nativeLow = native == target;
+        s.lowAvailable = s.nativeLow || d.outputType == target;
+      }
+      continue;
+    }
+
+    // Gray: a candidate when every float data input is available low.
+    bool inputsLow = llvm::all_of(
+        info.dataInputs, [&](Value input) { return isLowAvailable(input); });
+    d.lowPrecision = inputsLow && constantsFit;
+    if (!constantsFit)
+      d.reason = Reason::ConstantOutOfRange;
+    else if (d.reason == Reason::DefaultList || d.reason == Reason::Policy)
+      d.reason = Reason::FollowsInputs;
+    if (!d.lowPrecision)
+      continue;
+    for (Value result : op->getResults()) {
+      if (!isConvertible(result))
+        continue;
+      ValueState &s = state(result);
+      s.nativeLow = s.lowAvailable = true;
+    }
+  }
+}
+
+void PrecisionPlan::countUses() {
+  bool lowReturns = !options.keepIOTypes && isPublicFunction(root);
+  for (auto &[reader, reads] : readers) {
+    auto it = infos.find(reader);
+    if (it == infos.end() || !it->second.decision.lowPrecision) {
+      bool isReturn = lowReturns && reader->hasTrait<OpTrait::ReturnLike>() &&
+                      reader->getParentOp() == root;
+      for (Value value : reads) {
+        ValueState &s = state(value);
+        if (isReturn && isLowAvailable(value))
+          ++s.lowUses;
+        else
+          ++s.highUses;
+      }
+      continue;
+    }
+    OpInfo &info = it->second;
+    for (Value input : info.dataInputs)
+      ++state(input).lowUses;
+    bool accumulateLow = info.decision.accumulateType == options.target;
+    for (unsigned index : info.accumulatorOperands) {
+      ValueState &s = state(reader->getOperand(index));
+      if (accumulateLow)
+        ++s.lowUses;
+      else
+        ++s.highUses;
+    }
+  }
+}
+
+void PrecisionPlan::backwardSweep() {
+  for (Operation *op : llvm::reverse(ops)) {
+    OpInfo &info = infos.find(op)->second;
+    OpDecision &d = info.decision;
+    if (d.color != Color::gray || !d.lowPrecision || info.pinned)
+      continue;
+    bool anyLowUse = false;
+    unsigned costLow = 0;
+    for (Value result : op->getResults()) {
+      if (!isConvertible(result))
+        continue;
+      const ValueState &s = state(result);
+      anyLowUse |= s.lowUses != 0;
+      costLow += s.highUses != 0;
+    }
+    if (anyLowUse)
+      continue;
+    unsigned costHigh = 0;
+    llvm::SmallPtrSet<Value, 4> seen;
+    for (Value input : info.dataInputs)
+      if (seen.insert(input).second && !isFreeInFP32(input) &&
+          state(input).highUses == 0)
+        ++costHigh;
+    if (costHigh > costLow)
+      continue;
+    // Stay in FP32: the inputs are now read in FP32.
+    d.lowPrecision = false;
+    for (Value input : info.dataInputs) {
+      ValueState &s = state(input);
+      --s.lowUses;
+      ++s.highUses;
+    }
+    for (Value result : op->getResults()) {
+      if (!isConvertible(result))
+        continue;
+      ValueState &s = state(result);
+      s.nativeLow = s.lowAvailable = false;
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Queries
+//===----------------------------------------------------------------------===//
+
+bool PrecisionPlan::isAccumulatorOperand(Operation *op,
+                                         OpOperand &operand) const {
+  auto it = infos.find(op);
+  return it != infos.end() &&
+         llvm::is_contained(it->second.accumulatorOperands,
+                            operand.getOperandNumber());
+}
+
+bool PrecisionPlan::isDataOperand(Operation *op, OpOperand &operand) const {
+  if (!isConvertible(operand.get()) || isAccumulatorOperand(op, operand))
+    return false;
+  if (auto iface = dyn_cast<MixedPrecisionOpInterface>(op))
+    return iface.isDataOperand(operand);
+  return true; // Ops without a model: every float operand is data.
+}

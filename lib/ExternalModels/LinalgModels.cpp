@@ -1,0 +1,244 @@
+//===- LinalgModels.cpp - amp external models for linalg ops --------------===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// One model serves every structured op (named and generic, attached with the
+// GET_OP_LIST trick). An op is classified by its payload and iterators, the
+// same way for linalg.matmul and for a linalg.generic that computes a matmul:
+//  - contractions and convolutions (multiply-accumulate payloads) are green;
+//  - payloads with red math, or with an additive reduction (sum, mean, sum
+//    pooling) are red;
+//  - everything else (elementwise, max/min reductions, fills, copies,
+//    transposes) is gray.
+// Named ops are rebuilt through their own region builder; generic, map and
+// reduce have their payload retyped.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModelUtils.h"
+
+#include "amp/ExternalModels/ExternalModels.h"
+#include "amp/Utils/CastUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+namespace {
+
+/// True for contractions and convolutions with a multiply-accumulate payload
+/// (pooling ops share the convolution's indexing but not its payload).
+bool isMultiplyAccumulate(linalg::LinalgOp op) {
+  bool hasMul = false;
+  op->getRegion(0).walk([&](arith::MulFOp) { hasMul = true; });
+  if (!hasMul)
+    return false;
+  return linalg::isaContractionOpInterface(op) ||
+         linalg::isaConvolutionOpInterface(op);
+}
+
+/// True if the payload folds an init (output) block argument with an
+/// arithmetic combiner (sum, product) across reduction iterations; max/min
+/// and select-based reductions do not count.
+bool hasArithmeticReduction(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0)
+    return false;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    BlockArgument arg = op.getMatchingBlockArgument(&init);
+    if (!arg)
+      continue;
+    for (Operation *user : arg.getUsers())
+      if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp>(
+              user))
+        return true;
+  }
+  return false;
+}
+
+Color classifyLinalgOp(linalg::LinalgOp op) {
+  if (isMultiplyAccumulate(op))
+    return Color::green;
+  // 1/x grows without bound near 0: red like tosa.reciprocal.
+  if (isa<linalg::ReciprocalOp>(op.getOperation()))
+    return Color::red;
+  if (models::classifyPayload(op->getRegion(0)) == Color::red ||
+      hasArithmeticReduction(op))
+    return Color::red;
+  return Color::gray;
+}
+
+/// Detects `OpTy::getRegionBuilder()`, which named ops have.
+template <typename OpTy>
+using RegionBuilderOf = decltype(OpTy::getRegionBuilder());
+
+/// Rebuilds the payload of the named op `newOp` for its new operand types
+/// with the op's own region builder (which inserts the casts that a named op
+/// with mixed element types needs).
+template <typename OpTy>
+void rebuildNamedPayload(RewriterBase &rewriter, Operation *oldOp,
+                         Operation *newOp) {
+  Region &region = newOp->getRegion(0);
+  while (!region.empty())
+    rewriter.eraseBlock(&region.back());
+  SmallVector<Type> argTypes;
+  SmallVector<Location> argLocs;
+  for (Value operand : newOp->getOperands()) {
+    argTypes.push_back(getElementTypeOrSelf(operand.getType()));
+    argLocs.push_back(operand.getLoc());
+  }
+  Block *block = rewriter.createBlock(&region, region.end(), argTypes, argLocs);
+  ImplicitLocOpBuilder b(newOp->getLoc(), rewriter);
+  b.setInsertionPointToStart(block);
+  OpTy::getRegionBuilder()(b, *block, oldOp->getAttrs(),
+                           [&]() { return oldOp->emitError(); });
+}
+
+template <typename OpTy>
+struct LinalgOpModel
+    : public MixedPrecisionOpInterface::ExternalModel<LinalgOpModel<OpTy>,
+                                                      OpTy> {
+  Color getDefaultColor(Operation *op) const {
+    return classifyLinalgOp(cast<linalg::LinalgOp>(op));
+  }
+
+  bool isDataOperand(Operation *op, OpOperand &operand) const {
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    if (!hasFloatElementType(operand.get().getType()))
+      return false;
+    if (linalgOp.isDpsInput(&operand))
+      return true;
+    // An init is data when the payload reads it, unless it is the
+    // accumulator of a contraction.
+    return !isMultiplyAccumulate(linalgOp) &&
+           linalgOp.payloadUsesValueFromOperand(&operand);
+  }
+
+  bool isAccumulatorOperand(Operation *op, OpOperand &operand) const {
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    return isMultiplyAccumulate(linalgOp) && linalgOp.isDpsInit(&operand) &&
+           hasFloatElementType(operand.get().getType());
+  }
+
+  bool hasSeparateAccumulator(Operation *op) const {
+    return isMultiplyAccumulate(cast<linalg::LinalgOp>(op));
+  }
+
+  std::optional<int64_t> estimateMacs(Operation *op) const {
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    int64_t macs = 1;
+    for (int64_t range : linalgOp.getStaticLoopRanges()) {
+      if (ShapedType::isDynamic(range))
+        return std::nullopt;
+      if (range != 0 && macs > std::numeric_limits<int64_t>::max() / range)
+        return std::numeric_limits<int64_t>::max();
+      macs *= range;
+    }
+    return macs;
+  }
+
+  FailureOr<Operation *> rewriteInPrecision(Operation *op,
+                                            RewriterBase &rewriter,
+                                            ValueRange operands,
+                                            FloatType computeType,
+                                            FloatType accumulateType) const {
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    if (!linalgOp.hasPureTensorSemantics() ||
+        operands.size() != op->getNumOperands())
+      return failure();
+    bool green = isMultiplyAccumulate(linalgOp);
+    Type initType = green ? accumulateType : computeType;
+
+    // The element type the op computed in before: that of its first float
+    // data operand or result.
+    FloatType sourceType;
+    for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
+      if (auto ft = dyn_cast<FloatType>(getElementTypeOrSelf(v.getType()))) {
+        sourceType = ft;
+        break;
+      }
+    if (!sourceType)
+      return failure();
+
+    // Inits the payload does not read only give their shape: replace them by
+    // empty tensors of the new type.
+    SmallVector<Value> newOperands(operands);
+    rewriter.setInsertionPoint(op);
+    for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
+      unsigned index = init.getOperandNumber();
+      Type elt = getElementTypeOrSelf(newOperands[index].getType());
+      if (!isa<FloatType>(elt) || elt == initType)
+        continue;
+      if (linalgOp.payloadUsesValueFromOperand(&init) && !green)
+        return failure(); // A data init: the caller must have cast it.
+      newOperands[index] =
+          createEmptyLike(rewriter, op->getLoc(), newOperands[index], initType);
+    }
+
+    Operation *newOp = rewriter.clone(*op);
+    auto newLinalg = cast<linalg::LinalgOp>(newOp);
+    rewriter.modifyOpInPlace(newOp, [&] {
+      newOp->setOperands(newOperands);
+      for (auto [result, init] :
+           llvm::zip(newOp->getResults(), newLinalg.getDpsInits()))
+        result.setType(init.getType());
+    });
+
+    if constexpr (llvm::is_detected<RegionBuilderOf, OpTy>::value) {
+      // linalg.generic, map and reduce have an empty region builder.
+      if (OpTy::getRegionBuilder()) {
+        rebuildNamedPayload<OpTy>(rewriter, op, newOp);
+        return newOp;
+      }
+    }
+
+    Region &payload = newOp->getRegion(0);
+    if (green) {
+      // Inputs become narrow, the arithmetic stays as it was.
+      auto isInputArg = [&](BlockArgument arg) {
+        return arg.getArgNumber() < newLinalg.getNumDpsInputs();
+      };
+      for (BlockArgument arg : payload.getArguments())
+        if (isInputArg(arg))
+          arg.setType(getElementTypeOrSelf(
+              newOperands[arg.getArgNumber()].getType()));
+      models::widenArguments(rewriter, payload, sourceType, isInputArg);
+      return newOp;
+    }
+    if (failed(models::retypePayload(rewriter, newOp, payload, sourceType,
+                                     computeType,
+                                     [](BlockArgument) { return true; }))) {
+      rewriter.eraseOp(newOp);
+      return failure();
+    }
+    return newOp;
+  }
+};
+
+template <typename... OpTys>
+void attachLinalgOpModels(MLIRContext *ctx) {
+  (OpTys::template attachInterface<LinalgOpModel<OpTys>>(*ctx), ...);
+}
+
+} // namespace
+
+void mlir::amp::registerLinalgExternalModels(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, linalg::LinalgDialect *) {
+    attachLinalgOpModels<
+#define GET_OP_LIST
+#include "mlir/Dialect/Linalg/IR/LinalgStructuredOps.cpp.inc"
+        >(ctx);
+    // Softmax is red by definition; packs follow their inputs.
+    models::attachElementwiseModels<Color::red, linalg::SoftmaxOp>(ctx);
+    models::attachElementwiseModels<Color::gray, linalg::PackOp,
+                                    linalg::UnPackOp>(ctx);
+  });
+}

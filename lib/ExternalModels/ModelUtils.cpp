@@ -1,0 +1,98 @@
+//===- ModelUtils.cpp - Building blocks of amp's external models ----------===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModelUtils.h"
+
+#include "amp/Utils/CastUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+Color models::classifyPayload(Region &region) {
+  Color result = Color::gray;
+  region.walk([&](Operation *op) {
+    if (op->hasTrait<OpTrait::IsTerminator>())
+      return;
+    Color color = Color::gray;
+    if (auto iface = dyn_cast<MixedPrecisionOpInterface>(op))
+      color = iface.getDefaultColor();
+    else if (!isFloatCast(op) && !isFloatConstant(op) &&
+             llvm::any_of(op->getResultTypes(), hasFloatElementType))
+      color = Color::red; // Unknown float math: keep it in FP32.
+    if (auto mul = dyn_cast<arith::MulFOp>(op);
+        mul && mul.getLhs() == mul.getRhs())
+      color = Color::red; // x * x is pow(x, 2).
+    if (color == Color::red)
+      result = Color::red;
+  });
+  return result;
+}
+
+LogicalResult models::retypePayload(RewriterBase &rewriter, Operation *op,
+                                    Region &region, FloatType from,
+                                    FloatType to,
+                                    function_ref<bool(BlockArgument)> retypeArg) {
+  // Values captured from above: use converted copies made before `op`.
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(region, captured);
+  for (Value value : captured) {
+    if (getElementTypeOrSelf(value.getType()) != from)
+      continue;
+    rewriter.setInsertionPoint(op);
+    Value converted = materializeElementType(rewriter, op->getLoc(), value, to,
+                                             /*preferTosa=*/false);
+    replaceAllUsesInRegionWith(value, converted, region);
+  }
+
+  for (Block &block : region) {
+    for (BlockArgument arg : block.getArguments())
+      if (getElementTypeOrSelf(arg.getType()) == from && retypeArg(arg))
+        arg.setType(withElementType(arg.getType(), to));
+
+    for (Operation &inner : llvm::make_early_inc_range(block)) {
+      if (inner.getNumRegions() != 0)
+        return failure();
+      if (isFloatConstant(&inner) &&
+          getElementTypeOrSelf(inner.getResult(0).getType()) == from) {
+        rewriter.setInsertionPoint(&inner);
+        Value converted = materializeElementType(
+            rewriter, inner.getLoc(), inner.getResult(0), to, false);
+        rewriter.replaceOp(&inner, converted);
+        continue;
+      }
+      rewriter.modifyOpInPlace(&inner, [&] {
+        for (OpResult result : inner.getResults())
+          if (getElementTypeOrSelf(result.getType()) == from)
+            result.setType(withElementType(result.getType(), to));
+      });
+      // A cast whose two sides now agree is a no-op.
+      if (Value source = getFloatCastSource(&inner))
+        if (source.getType() == inner.getResult(0).getType())
+          rewriter.replaceOp(&inner, source);
+    }
+  }
+  return success();
+}
+
+void models::widenArguments(RewriterBase &rewriter, Region &region,
+                            FloatType wide,
+                            function_ref<bool(BlockArgument)> widenArg) {
+  for (Block &block : region) {
+    rewriter.setInsertionPointToStart(&block);
+    for (BlockArgument arg : block.getArguments()) {
+      if (!widenArg(arg) || getElementTypeOrSelf(arg.getType()) == wide)
+        continue;
+      Value widened =
+          createFloatCast(rewriter, arg.getLoc(), arg, wide, /*preferTosa=*/false);
+      rewriter.replaceAllUsesExcept(arg, widened, widened.getDefiningOp());
+    }
+  }
+}

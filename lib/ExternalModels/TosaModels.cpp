@@ -1,0 +1,246 @@
+//===- TosaModels.cpp - amp external models for tosa ops ------------------===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Colors and rewrites of TOSA 1.0 ops. TOSA zero points are operands whose
+// element type must match the data; they are rebuilt as zero constants of the
+// new type, never treated as data. Convolutions and matmul follow TOSA 1.0's
+// type rules: a convolution with f16 inputs produces f16 and accumulates in
+// its `acc_type` (f16 or f32); a matmul with f16 inputs produces its
+// accumulator type (f16 or f32).
+//
+// tosa.const and float-to-float tosa.cast have no model: constants are folded
+// and casts are recognized by the pass itself.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModelUtils.h"
+
+#include "amp/ExternalModels/ExternalModels.h"
+#include "amp/Utils/FloatConversion.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+namespace {
+
+/// Product of the dimensions of a static shaped type, or nullopt.
+std::optional<int64_t> getNumElements(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return std::nullopt;
+  return shaped.getNumElements();
+}
+
+/// Replaces the float zero-point operands at positions >= `numData` by zero
+/// constants of element type `type`.
+SmallVector<Value> rebuildZeroPoints(RewriterBase &rewriter, Operation *op,
+                                     ValueRange operands, unsigned numData,
+                                     Type type) {
+  SmallVector<Value> result(operands);
+  rewriter.setInsertionPoint(op);
+  for (unsigned i = numData, e = result.size(); i < e; ++i) {
+    auto zpType = dyn_cast<RankedTensorType>(result[i].getType());
+    if (!zpType || !isa<FloatType>(zpType.getElementType()))
+      continue;
+    auto newType = zpType.clone(type);
+    auto zero = DenseElementsAttr::get(
+        newType, rewriter.getFloatAttr(type, 0.0).getValue());
+    result[i] = tosa::ConstOp::create(rewriter, op->getLoc(), newType, zero);
+  }
+  return result;
+}
+
+/// Ops whose first `kNumData` operands are data and whose remaining float
+/// operands are zero points (tosa.negate, tosa.avg_pool2d).
+template <typename OpTy, Color kColor, unsigned kNumData>
+struct ZeroPointModel
+    : public MixedPrecisionOpInterface::ExternalModel<
+          ZeroPointModel<OpTy, kColor, kNumData>, OpTy> {
+  Color getDefaultColor(Operation *) const { return kColor; }
+
+  bool isDataOperand(Operation *, OpOperand &operand) const {
+    return operand.getOperandNumber() < kNumData &&
+           hasFloatElementType(operand.get().getType());
+  }
+
+  FailureOr<Operation *> rewriteInPrecision(Operation *op,
+                                            RewriterBase &rewriter,
+                                            ValueRange operands,
+                                            FloatType computeType,
+                                            FloatType) const {
+    SmallVector<Value> newOperands =
+        rebuildZeroPoints(rewriter, op, operands, kNumData, computeType);
+    return amp::detail::rewriteResultsInPlace(op, rewriter, newOperands,
+                                         computeType);
+  }
+};
+
+/// Convolutions: input, weight and bias are data, then two zero points.
+template <typename OpTy>
+struct ConvModel
+    : public MixedPrecisionOpInterface::ExternalModel<ConvModel<OpTy>, OpTy> {
+  Color getDefaultColor(Operation *) const { return Color::green; }
+
+  bool isDataOperand(Operation *, OpOperand &operand) const {
+    return operand.getOperandNumber() < 3 &&
+           hasFloatElementType(operand.get().getType());
+  }
+
+  bool hasSeparateAccumulator(Operation *) const { return true; }
+
+  Type getConvertedResultElementType(Operation *, FloatType computeType,
+                                     FloatType) const {
+    return computeType;
+  }
+
+  std::optional<int64_t> estimateMacs(Operation *op) const {
+    auto conv = cast<OpTy>(op);
+    auto weightType = dyn_cast<ShapedType>(conv.getWeight().getType());
+    std::optional<int64_t> out = getNumElements(conv.getType());
+    std::optional<int64_t> in = getNumElements(conv.getInput().getType());
+    std::optional<int64_t> weights = getNumElements(weightType);
+    if (!out || !in || !weights || !weightType || weightType.getRank() == 0)
+      return std::nullopt;
+    int64_t rank = weightType.getRank();
+    int64_t outChannels = weightType.getDimSize(0);
+    if constexpr (std::is_same_v<OpTy, tosa::DepthwiseConv2DOp>) {
+      // weight: [KH, KW, C, M]; each output element reads KH * KW inputs.
+      int64_t perOutput = weightType.getDimSize(0) * weightType.getDimSize(1);
+      return *out * perOutput;
+    } else if constexpr (std::is_same_v<OpTy, tosa::TransposeConv2DOp>) {
+      // weight: [OC, KH, KW, IC]; each input element scatters KH * KW * OC.
+      int64_t inChannels = weightType.getDimSize(rank - 1);
+      return inChannels == 0 ? 0 : *in * (*weights / inChannels);
+    } else {
+      // weight: [OC, K..., IC]; each output element reads K... * IC inputs.
+      return outChannels == 0 ? 0 : *out * (*weights / outChannels);
+    }
+  }
+
+  FailureOr<Operation *> rewriteInPrecision(Operation *op,
+                                            RewriterBase &rewriter,
+                                            ValueRange operands,
+                                            FloatType computeType,
+                                            FloatType accumulateType) const {
+    SmallVector<Value> newOperands =
+        rebuildZeroPoints(rewriter, op, operands, 3, computeType);
+    rewriter.modifyOpInPlace(op, [&] {
+      auto conv = cast<OpTy>(op);
+      op->setOperands(newOperands);
+      conv.setAccType(accumulateType);
+      OpResult result = op->getResult(0);
+      result.setType(withElementType(result.getType(), computeType));
+    });
+    return op;
+  }
+};
+
+/// tosa.matmul: A and B are data, then two zero points. The result has the
+/// accumulator type.
+struct MatMulModel
+    : public MixedPrecisionOpInterface::ExternalModel<MatMulModel,
+                                                      tosa::MatMulOp> {
+  Color getDefaultColor(Operation *) const { return Color::green; }
+
+  bool isDataOperand(Operation *, OpOperand &operand) const {
+    return operand.getOperandNumber() < 2 &&
+           hasFloatElementType(operand.get().getType());
+  }
+
+  bool hasSeparateAccumulator(Operation *) const { return true; }
+
+  std::optional<int64_t> estimateMacs(Operation *op) const {
+    auto matmul = cast<tosa::MatMulOp>(op);
+    auto a = dyn_cast<ShapedType>(matmul.getA().getType());
+    std::optional<int64_t> out = getNumElements(matmul.getType());
+    if (!a || !a.hasStaticShape() || a.getRank() != 3 || !out)
+      return std::nullopt;
+    return *out * a.getDimSize(2); // N * H * W * C
+  }
+
+  FailureOr<Operation *> rewriteInPrecision(Operation *op,
+                                            RewriterBase &rewriter,
+                                            ValueRange operands,
+                                            FloatType computeType,
+                                            FloatType accumulateType) const {
+    SmallVector<Value> newOperands =
+        rebuildZeroPoints(rewriter, op, operands, 2, computeType);
+    return amp::detail::rewriteResultsInPlace(op, rewriter, newOperands,
+                                         accumulateType);
+  }
+};
+
+/// tosa.clamp: its bounds are attributes of the element type.
+struct ClampModel
+    : public MixedPrecisionOpInterface::ExternalModel<ClampModel,
+                                                      tosa::ClampOp> {
+  Color getDefaultColor(Operation *) const { return Color::gray; }
+
+  FailureOr<Operation *> rewriteInPrecision(Operation *op,
+                                            RewriterBase &rewriter,
+                                            ValueRange operands,
+                                            FloatType computeType,
+                                            FloatType) const {
+    auto clamp = cast<tosa::ClampOp>(op);
+    // Bounds beyond the new range clamp to it: a bound of +-FLT_MAX (or any
+    // value past the largest finite value) means "no bound" either way.
+    TypedAttr minVal = convertFloatConstant(clamp.getMinValAttr(), computeType);
+    TypedAttr maxVal = convertFloatConstant(clamp.getMaxValAttr(), computeType);
+    if (!minVal || !maxVal)
+      return failure();
+    FailureOr<Operation *> result = amp::detail::rewriteResultsInPlace(
+        op, rewriter, operands, computeType);
+    rewriter.modifyOpInPlace(op, [&] {
+      clamp.setMinValAttr(minVal);
+      clamp.setMaxValAttr(maxVal);
+    });
+    return result;
+  }
+};
+
+} // namespace
+
+void mlir::amp::registerTosaExternalModels(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, tosa::TosaDialect *) {
+    // Green: convolutions and matmul.
+    tosa::Conv2DOp::attachInterface<ConvModel<tosa::Conv2DOp>>(*ctx);
+    tosa::Conv3DOp::attachInterface<ConvModel<tosa::Conv3DOp>>(*ctx);
+    tosa::DepthwiseConv2DOp::attachInterface<
+        ConvModel<tosa::DepthwiseConv2DOp>>(*ctx);
+    tosa::TransposeConv2DOp::attachInterface<
+        ConvModel<tosa::TransposeConv2DOp>>(*ctx);
+    tosa::MatMulOp::attachInterface<MatMulModel>(*ctx);
+
+    // Red: exp/log/pow/rsqrt/reciprocal/erf, sum and product reductions,
+    // average pooling, FFTs.
+    models::attachElementwiseModels<
+        Color::red, tosa::ExpOp, tosa::LogOp, tosa::PowOp, tosa::RsqrtOp,
+        tosa::ReciprocalOp, tosa::ErfOp, tosa::ReduceSumOp,
+        tosa::ReduceProductOp, tosa::FFT2dOp, tosa::RFFT2dOp>(ctx);
+    tosa::AvgPool2dOp::attachInterface<
+        ZeroPointModel<tosa::AvgPool2dOp, Color::red, 1>>(*ctx);
+
+    // Gray: elementwise ops, max/min reductions and pooling, data movement.
+    models::attachElementwiseModels<
+        Color::gray, tosa::AbsOp, tosa::AddOp, tosa::SubOp, tosa::MulOp,
+        tosa::MaximumOp, tosa::MinimumOp, tosa::CeilOp, tosa::FloorOp,
+        tosa::SigmoidOp, tosa::TanhOp, tosa::CosOp, tosa::SinOp,
+        tosa::MaxPool2dOp, tosa::ReduceMaxOp, tosa::ReduceMinOp,
+        tosa::ArgMaxOp, tosa::SelectOp, tosa::EqualOp, tosa::GreaterOp,
+        tosa::GreaterEqualOp, tosa::ReshapeOp, tosa::TransposeOp,
+        tosa::SliceOp, tosa::ConcatOp, tosa::PadOp, tosa::TileOp,
+        tosa::ReverseOp, tosa::GatherOp, tosa::ScatterOp, tosa::IdentityOp,
+        tosa::ResizeOp, tosa::CastOp>(ctx);
+    tosa::NegateOp::attachInterface<
+        ZeroPointModel<tosa::NegateOp, Color::gray, 1>>(*ctx);
+    tosa::ClampOp::attachInterface<ClampModel>(*ctx);
+  });
+}

@@ -1,0 +1,68 @@
+//===- AmpDialect.cpp - The amp dialect and its annotations ---------------===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Dialect initialization and the verifier of `amp.*` annotations on any op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/IR/AmpDialect.h"
+
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+#include "amp/IR/AmpDialect.cpp.inc"
+
+void AmpDialect::initialize() { registerAttributes(); }
+
+//===----------------------------------------------------------------------===//
+// Annotation verifier
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// One annotation amp understands: its name, what its value must be, and how
+/// to check that.
+struct AnnotationKind {
+  StringLiteral name;
+  StringLiteral expected;
+  bool (*accepts)(Attribute);
+};
+} // namespace
+
+static const AnnotationKind kAnnotations[] = {
+    {"amp.color", "a color attribute (#amp.color<green|gray|red>)",
+     [](Attribute a) { return isa<ColorAttr>(a); }},
+    {"amp.precision",
+     "a precision attribute (#amp.precision<accumulate = T, output = U>)",
+     [](Attribute a) { return isa<PrecisionAttr>(a); }},
+    {"amp.policy",
+     "an attribute implementing PrecisionPolicyAttrInterface (for example "
+     "#amp.default_policy)",
+     [](Attribute a) { return isa<PrecisionPolicyAttrInterface>(a); }},
+};
+
+LogicalResult AmpDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  const auto *kind = llvm::find_if(
+      kAnnotations, [&](const AnnotationKind &k) { return k.name == name; });
+  if (kind == std::end(kAnnotations)) {
+    std::string known;
+    llvm::raw_string_ostream os(known);
+    llvm::interleaveComma(kAnnotations, os,
+                          [&](const AnnotationKind &k) { os << k.name; });
+    return op->emitError() << "unknown amp annotation '" << name
+                           << "' (known: " << known << ")";
+  }
+  if (!kind->accepts(attr.getValue()))
+    return op->emitError() << "'" << name << "' must be " << kind->expected
+                           << ", got " << attr.getValue();
+  return success();
+}

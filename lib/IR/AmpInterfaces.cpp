@@ -1,0 +1,48 @@
+//===- AmpInterfaces.cpp - Policy and op interfaces of amp ----------------===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/IR/AmpInterfaces.h"
+#include "amp/IR/AmpAttrs.h"
+
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+bool mlir::amp::hasFloatElementType(Type type) {
+  return isa<FloatType>(getElementTypeOrSelf(type));
+}
+
+Type mlir::amp::withElementType(Type type, Type elementType) {
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return shaped.clone(elementType);
+  return elementType;
+}
+
+std::optional<Color> mlir::amp::getDefaultColor(Operation *op) {
+  if (auto iface = dyn_cast<MixedPrecisionOpInterface>(op))
+    return iface.getDefaultColor();
+  return std::nullopt;
+}
+
+FailureOr<Operation *>
+mlir::amp::detail::rewriteResultsInPlace(Operation *op, RewriterBase &rewriter,
+                                         ValueRange operands,
+                                         FloatType computeType) {
+  if (op->getNumRegions() != 0 || operands.size() != op->getNumOperands())
+    return failure();
+  rewriter.modifyOpInPlace(op, [&] {
+    op->setOperands(operands);
+    for (OpResult result : op->getResults())
+      if (hasFloatElementType(result.getType()))
+        result.setType(withElementType(result.getType(), computeType));
+  });
+  return op;
+}
+
+#include "amp/IR/AmpAttrInterfaces.cpp.inc"
+#include "amp/IR/AmpOpInterfaces.cpp.inc"

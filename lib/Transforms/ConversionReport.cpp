@@ -1,0 +1,95 @@
+//===- ConversionReport.cpp - The JSON report of --amp-mixed-precision ----===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Format (one object):
+//   {"target": "f16",
+//    "ops": [{"function", "op", "loc", "color", "reason", "converted",
+//             "compute", "accumulate", "output"}...],
+//    "totals": {"ops", "green", "gray", "red", "unknown", "converted",
+//               "gray_low", "gray_fp32", "casts_inserted",
+//               "constants_folded", "constant_bytes_before",
+//               "constant_bytes_after", "constants_out_of_range"}}
+// "compute"/"accumulate"/"output" are present for converted ops only.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ConversionReport.h"
+
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+static std::string typeString(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+void mlir::amp::writeConversionReport(llvm::raw_ostream &os, FloatType target,
+                                      ArrayRef<FunctionConversion> functions) {
+  int64_t numOps = 0, green = 0, gray = 0, red = 0, unknown = 0, grayLow = 0;
+  ConversionStats totals;
+  llvm::json::OStream json(os, /*IndentSize=*/2);
+  json.object([&] {
+    json.attribute("target", typeString(target));
+    json.attributeArray("ops", [&] {
+      for (const FunctionConversion &function : functions) {
+        totals.merge(function.stats);
+        for (const OpRecord &record : function.records) {
+          const OpDecision &d = record.decision;
+          ++numOps;
+          unknown += d.unknown;
+          switch (d.color) {
+          case Color::green:
+            ++green;
+            break;
+          case Color::gray:
+            ++gray;
+            grayLow += d.lowPrecision;
+            break;
+          case Color::red:
+            ++red;
+            break;
+          }
+          json.object([&] {
+            json.attribute("function", record.function);
+            json.attribute("op", record.opName);
+            json.attribute("loc", record.location);
+            json.attribute("color", stringifyColor(d.color));
+            json.attribute("reason", stringifyReason(d.reason));
+            json.attribute("converted", d.lowPrecision);
+            if (d.lowPrecision) {
+              json.attribute("compute", typeString(d.computeType));
+              json.attribute("accumulate", typeString(d.accumulateType));
+              json.attribute("output", typeString(d.outputType));
+            }
+          });
+        }
+      }
+    });
+    json.attributeObject("totals", [&] {
+      json.attribute("ops", numOps);
+      json.attribute("green", green);
+      json.attribute("gray", gray);
+      json.attribute("red", red);
+      json.attribute("unknown", unknown);
+      json.attribute("converted", totals.converted);
+      json.attribute("gray_low", grayLow);
+      json.attribute("gray_fp32", gray - grayLow);
+      json.attribute("casts_inserted", totals.casts);
+      json.attribute("constants_folded", totals.foldedConstants);
+      json.attribute("constant_bytes_before", totals.constantBytesBefore);
+      json.attribute("constant_bytes_after", totals.constantBytesAfter);
+      json.attribute("constants_out_of_range",
+                     totals.constants.numOverflow +
+                         totals.constants.numUnderflow);
+    });
+  });
+  os << "\n";
+}

@@ -1,0 +1,25 @@
+//===- ConversionReport.h - The JSON report of --amp-mixed-precision ------===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_LIB_TRANSFORMS_CONVERSIONREPORT_H
+#define AMP_LIB_TRANSFORMS_CONVERSIONREPORT_H
+
+#include "amp/Transforms/MixedPrecision.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir {
+namespace amp {
+
+/// Writes the report of a conversion: one record per op and the totals.
+void writeConversionReport(llvm::raw_ostream &os, FloatType target,
+                           ArrayRef<FunctionConversion> functions);
+
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_LIB_TRANSFORMS_CONVERSIONREPORT_H

@@ -1,0 +1,535 @@
+//===- MixedPrecision.cpp - Carry out a precision plan --------------------===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Rewrites a function as its PrecisionPlan says. The IR stays valid after
+// every op:
+//  - the operands of a low-precision op are fetched through a cast cache
+//    (one cast per value and type; constants and empty tensors are rebuilt
+//    instead of cast; a cast of a cast folds back to the original value);
+//  - the op is rebuilt by its model and verified; if the model or the
+//    verifier refuses, the op is left as it was, with a remark;
+//  - each result whose type changed gets a cast back to its old type, which
+//    all old users are redirected to; a later low-precision user asks the
+//    cache for the low type and gets the new result itself.
+// Casts and constants nobody uses are erased at the end.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Transforms/MixedPrecision.h"
+
+#include "amp/IR/AmpDialect.h"
+#include "amp/Utils/CastUtils.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+void ConversionStats::merge(const ConversionStats &other) {
+  casts += other.casts;
+  foldedConstants += other.foldedConstants;
+  constantBytesBefore += other.constantBytesBefore;
+  constantBytesAfter += other.constantBytesAfter;
+  converted += other.converted;
+  constants.merge(other.constants);
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Diagnostics of trial verification
+//===----------------------------------------------------------------------===//
+
+/// While a CaptureScope is alive on a thread, the diagnostics emitted on
+/// that thread are collected instead of reported. Other threads are not
+/// affected, so trial verification is safe while functions are converted in
+/// parallel.
+thread_local SmallVectorImpl<std::string> *captureSink = nullptr;
+
+struct CaptureScope {
+  explicit CaptureScope(SmallVectorImpl<std::string> &sink) {
+    previous = captureSink;
+    captureSink = &sink;
+  }
+  ~CaptureScope() { captureSink = previous; }
+  SmallVectorImpl<std::string> *previous;
+};
+
+/// Registers, for its lifetime, the context handler that serves
+/// CaptureScope.
+struct CaptureHandler {
+  explicit CaptureHandler(MLIRContext *ctx) : ctx(ctx) {
+    id = ctx->getDiagEngine().registerHandler(
+        [](Diagnostic &diag) -> LogicalResult {
+          if (!captureSink)
+            return failure(); // Not ours: let the next handler report it.
+          captureSink->push_back(diag.str());
+          return success();
+        });
+  }
+  ~CaptureHandler() { ctx->getDiagEngine().eraseHandler(id); }
+  MLIRContext *ctx;
+  DiagnosticEngine::HandlerID id;
+};
+
+//===----------------------------------------------------------------------===//
+// Cast cache
+//===----------------------------------------------------------------------===//
+
+bool isTosaOp(Operation *op) {
+  return op && isa<tosa::TosaDialect>(op->getDialect());
+}
+
+class CastCache {
+public:
+  explicit CastCache(RewriterBase &rewriter) : rewriter(rewriter) {}
+
+  /// Returns `value` with element type `elementType`, for use by `consumer`.
+  Value get(Value value, Type elementType, Operation *consumer) {
+    if (getElementTypeOrSelf(value.getType()) == elementType)
+      return value;
+    auto key = std::make_pair(value, elementType);
+    if (auto it = cache.find(key); it != cache.end())
+      return it->second;
+    Operation *def = value.getDefiningOp();
+    // A cast of a cast: an exact widening, or a narrowing made here, folds
+    // back to its source rather than making a round trip.
+    if (Value source = getFloatCastSource(def))
+      if (getElementTypeOrSelf(source.getType()) == elementType &&
+          (ownCasts.contains(def) || isWidening(def)))
+        return source;
+
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (def) {
+      rewriter.setInsertionPointAfter(def);
+    } else {
+      // Casts of block arguments go at the start of the block, in the order
+      // they are asked for.
+      Block *block = cast<BlockArgument>(value).getOwner();
+      auto last = lastArgumentCast.find(block);
+      if (last != lastArgumentCast.end())
+        rewriter.setInsertionPointAfter(last->second);
+      else
+        rewriter.setInsertionPointToStart(block);
+    }
+    Location loc = def ? def->getLoc() : value.getLoc();
+    Value result;
+    if (isRematerializable(def)) {
+      result = materializeElementType(rewriter, loc, value, elementType,
+                                      /*preferTosa=*/false);
+      rematerialized.insert(def);
+      created.insert(result.getDefiningOp());
+    } else {
+      bool preferTosa = def ? isTosaOp(def) : isTosaOp(consumer);
+      result = createFloatCast(rewriter, loc, value, elementType, preferTosa);
+      ownCasts.insert(result.getDefiningOp());
+    }
+    if (!def)
+      lastArgumentCast[cast<BlockArgument>(value).getOwner()] =
+          result.getDefiningOp();
+    record(value, result);
+    return result;
+  }
+
+  /// Creates the cast of the new result `value` back to `elementType` (its
+  /// old type) right after its definition.
+  Value makeView(Value value, Type elementType) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    Operation *def = value.getDefiningOp();
+    rewriter.setInsertionPointAfter(def);
+    Value view = createFloatCast(rewriter, def->getLoc(), value, elementType,
+                                 isTosaOp(def));
+    ownCasts.insert(view.getDefiningOp());
+    record(value, view);
+    return view;
+  }
+
+  /// Erases the casts, constants and empty tensors made here, and the
+  /// originals they replaced, that are no longer used.
+  void eraseDead() {
+    auto eraseIfDead = [&](Operation *op) {
+      if (op && op->use_empty() && op->getBlock()) {
+        rewriter.eraseOp(op);
+        return true;
+      }
+      return false;
+    };
+    // Casts made here may feed each other (f16 <-> bf16 goes through f32):
+    // erase in reverse creation order.
+    for (Operation *op : llvm::reverse(ownCasts.getArrayRef()))
+      eraseIfDead(op);
+    for (Operation *op : llvm::reverse(created.getArrayRef()))
+      eraseIfDead(op);
+    for (Operation *op : rematerialized)
+      eraseIfDead(op);
+  }
+
+  int64_t countLiveCasts() const {
+    return llvm::count_if(ownCasts, [](Operation *op) {
+      return op->getBlock() && !op->use_empty();
+    });
+  }
+  int64_t countLiveConstants() const {
+    return llvm::count_if(created, [](Operation *op) {
+      return op->getBlock() && isFloatConstant(op);
+    });
+  }
+
+private:
+  static bool isWidening(Operation *cast) {
+    Type from = getElementTypeOrSelf(cast->getOperand(0).getType());
+    Type to = getElementTypeOrSelf(cast->getResult(0).getType());
+    return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth();
+  }
+
+  void record(Value original, Value converted) {
+    cache[{original, getElementTypeOrSelf(converted.getType())}] = converted;
+    cache[{converted, getElementTypeOrSelf(original.getType())}] = original;
+  }
+
+  RewriterBase &rewriter;
+  DenseMap<std::pair<Value, Type>, Value> cache;
+  llvm::SetVector<Operation *> ownCasts;
+  llvm::SetVector<Operation *> created;
+  llvm::SetVector<Operation *> rematerialized;
+  DenseMap<Block *, Operation *> lastArgumentCast;
+};
+
+//===----------------------------------------------------------------------===//
+// Rewriting one op
+//===----------------------------------------------------------------------===//
+
+/// Rebuilds `op` through its model and verifies the result. On failure the
+/// IR is as before and `why` says what went wrong.
+FailureOr<Operation *> rewriteVerified(Operation *op, RewriterBase &rewriter,
+                                       ValueRange operands,
+                                       const OpDecision &decision,
+                                       std::string &why) {
+  SmallVector<Value> oldOperands(op->getOperands());
+  SmallVector<Type> oldTypes(op->getResultTypes());
+  DictionaryAttr oldAttrs = op->getAttrDictionary();
+
+  SmallVector<std::string> messages;
+  FailureOr<Operation *> newOp = failure();
+  {
+    CaptureScope scope(messages);
+    if (auto iface = dyn_cast<MixedPrecisionOpInterface>(op))
+      newOp = iface.rewriteInPrecision(rewriter, operands, decision.computeType,
+                                       decision.accumulateType);
+    else
+      newOp = amp::detail::rewriteResultsInPlace(op, rewriter, operands,
+                                            decision.computeType);
+    if (succeeded(newOp) && failed(verify(*newOp))) {
+      if (*newOp != op) {
+        rewriter.eraseOp(*newOp);
+      } else {
+        rewriter.modifyOpInPlace(op, [&] {
+          op->setOperands(oldOperands);
+          for (auto [result, type] : llvm::zip(op->getResults(), oldTypes))
+            result.setType(type);
+          op->setAttrs(oldAttrs);
+        });
+      }
+      newOp = failure();
+    }
+  }
+  if (failed(newOp))
+    why = messages.empty() ? "its model cannot compute in these types"
+                           : messages.front();
+  return newOp;
+}
+
+/// True if `op` already has the operand and result types its rewrite would
+/// give it (the pass ran before).
+bool isAlreadyConverted(Operation *op, ValueRange operands,
+                        const OpDecision &decision) {
+  if (!llvm::equal(op->getOperands(), operands))
+    return false;
+  Type native = decision.computeType;
+  if (auto iface = dyn_cast<MixedPrecisionOpInterface>(op))
+    native = iface.getConvertedResultElementType(decision.computeType,
+                                                 decision.accumulateType);
+  return llvm::all_of(op->getResultTypes(), [&](Type type) {
+    return !hasFloatElementType(type) || getElementTypeOrSelf(type) == native;
+  });
+}
+
+std::string formatLocation(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn();
+  else if (auto fused = dyn_cast<FusedLoc>(loc);
+           fused && !fused.getLocations().empty())
+    return formatLocation(fused.getLocations().front());
+  else if (auto named = dyn_cast<NameLoc>(loc))
+    os << named.getName().getValue();
+  else
+    loc.print(os);
+  return text;
+}
+
+int64_t countFloatConstantBytes(Operation *root) {
+  int64_t bytes = 0;
+  root->walk([&](Operation *op) {
+    if (!isFloatConstant(op))
+      return;
+    Attribute value;
+    if (matchPattern(op->getResult(0), m_Constant(&value)))
+      bytes += getConstantByteSize(value);
+  });
+  return bytes;
+}
+
+/// The remark of `remarks=true`: color, reason and types of one op.
+void emitDecisionRemark(Operation *op, const OpDecision &decision) {
+  InFlightDiagnostic diag = op->emitRemark();
+  diag << "amp: " << stringifyColor(decision.color) << " ("
+       << stringifyReason(decision.reason) << "), ";
+  if (!decision.lowPrecision) {
+    diag << "stays in FP32";
+    return;
+  }
+  diag << "inputs " << decision.computeType;
+  if (decision.color == Color::green)
+    diag << ", accumulate " << decision.accumulateType << ", output "
+         << decision.outputType;
+}
+
+std::string getFunctionName(Operation *root) {
+  if (auto symbol = dyn_cast<SymbolOpInterface>(root))
+    return symbol.getName().str();
+  return root->getName().getStringRef().str();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Converting a function
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+mlir::amp::convertToMixedPrecision(Operation *root,
+                                   const MixedPrecisionOptions &options,
+                                   FunctionConversion *result) {
+  PrecisionPlan plan(root, options);
+  if (failed(plan.run()))
+    return failure();
+
+  FunctionConversion local;
+  FunctionConversion &out = result ? *result : local;
+  out.stats.constantBytesBefore = countFloatConstantBytes(root);
+  std::string function = getFunctionName(root);
+
+  CaptureHandler captureHandler(root->getContext());
+  IRRewriter rewriter(root->getContext());
+  CastCache casts(rewriter);
+
+  for (Operation *op : plan.getOps()) {
+    OpDecision decision = plan.getDecision(op);
+    OpRecord record{function, op->getName().getStringRef().str(),
+                    formatLocation(op->getLoc()), decision};
+    if (options.remarks)
+      emitDecisionRemark(op, decision);
+    if (!decision.lowPrecision) {
+      out.records.push_back(std::move(record));
+      continue;
+    }
+
+    SmallVector<Value> operands;
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value value = operand.get();
+      if (plan.isAccumulatorOperand(op, operand))
+        value = casts.get(value, decision.accumulateType, op);
+      else if (plan.isDataOperand(op, operand))
+        value = casts.get(value, decision.computeType, op);
+      operands.push_back(value);
+    }
+    if (isAlreadyConverted(op, operands, decision)) {
+      out.records.push_back(std::move(record));
+      continue;
+    }
+
+    SmallVector<Type> oldTypes(op->getResultTypes());
+    std::string why;
+    FailureOr<Operation *> newOp =
+        rewriteVerified(op, rewriter, operands, decision, why);
+    if (failed(newOp)) {
+      op->emitRemark() << "'" << op->getName()
+                       << "' stays in FP32: it could not be rebuilt in "
+                       << decision.computeType << " (" << why << ")";
+      record.decision.lowPrecision = false;
+      record.decision.reason = Reason::UnsupportedTypes;
+      out.records.push_back(std::move(record));
+      continue;
+    }
+
+    for (auto [index, oldType] : llvm::enumerate(oldTypes)) {
+      Value newResult = (*newOp)->getResult(index);
+      Value oldResult = op->getResult(index);
+      if (newResult.getType() == oldType) {
+        if (*newOp != op)
+          rewriter.replaceAllUsesWith(oldResult, newResult);
+        continue;
+      }
+      Value view = casts.makeView(newResult, getElementTypeOrSelf(oldType));
+      if (*newOp != op)
+        rewriter.replaceAllUsesWith(oldResult, view);
+      else
+        rewriter.replaceAllUsesExcept(newResult, view, view.getDefiningOp());
+    }
+    if (*newOp != op)
+      rewriter.eraseOp(op);
+    ++out.stats.converted;
+    out.records.push_back(std::move(record));
+  }
+
+  casts.eraseDead();
+  out.stats.casts = casts.countLiveCasts();
+  out.stats.foldedConstants = casts.countLiveConstants();
+  out.stats.constants = plan.getConstantSummary();
+  out.stats.constantBytesAfter = countFloatConstantBytes(root);
+
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Signatures (keep-io-types=false)
+//===----------------------------------------------------------------------===//
+
+/// If every use of `arg` is a cast to `target`, returns those casts.
+static SmallVector<Operation *> getCastsDown(BlockArgument arg,
+                                             FloatType target) {
+  SmallVector<Operation *> result;
+  for (Operation *user : arg.getUsers()) {
+    Value source = getFloatCastSource(user);
+    if (!source ||
+        getElementTypeOrSelf(user->getResult(0).getType()) != target)
+      return {};
+    result.push_back(user);
+  }
+  return result;
+}
+
+int64_t mlir::amp::updatePublicSignatures(Operation *module,
+                                          FloatType target) {
+  int64_t changed = 0;
+  IRRewriter rewriter(module->getContext());
+  SmallVector<FunctionOpInterface> functions;
+  module->walk([&](FunctionOpInterface func) {
+    if (!func.isExternal() &&
+        SymbolTable::getSymbolVisibility(func) ==
+            SymbolTable::Visibility::Public &&
+        func->getParentOp() == module)
+      functions.push_back(func);
+  });
+
+  for (FunctionOpInterface func : functions) {
+    Block &entry = func.getFunctionBody().front();
+    SmallVector<Type> argTypes(func.getArgumentTypes());
+    SmallVector<Type> resultTypes(func.getResultTypes());
+    SmallVector<unsigned> changedArgs, changedResults;
+
+    for (BlockArgument arg : entry.getArguments()) {
+      if (!isCastableFloatType(arg.getType()) ||
+          !getElementTypeOrSelf(arg.getType()).isF32() || arg.use_empty())
+        continue;
+      SmallVector<Operation *> castsDown = getCastsDown(arg, target);
+      if (castsDown.empty())
+        continue;
+      arg.setType(castsDown.front()->getResult(0).getType());
+      for (Operation *castOp : castsDown)
+        rewriter.replaceOp(castOp, arg);
+      argTypes[arg.getArgNumber()] = arg.getType();
+      changedArgs.push_back(arg.getArgNumber());
+    }
+
+    SmallVector<Operation *> returns;
+    for (Block &block : func.getFunctionBody())
+      if (Operation *term = block.getTerminator();
+          term && term->hasTrait<OpTrait::ReturnLike>())
+        returns.push_back(term);
+    for (unsigned i = 0, e = resultTypes.size(); i < e && !returns.empty();
+         ++i) {
+      if (!getElementTypeOrSelf(resultTypes[i]).isF32())
+        continue;
+      Type newType;
+      bool all = llvm::all_of(returns, [&](Operation *ret) {
+        Value source = getFloatCastSource(ret->getOperand(i).getDefiningOp());
+        if (!source || getElementTypeOrSelf(source.getType()) != target)
+          return false;
+        if (newType && source.getType() != newType)
+          return false;
+        newType = source.getType();
+        return true;
+      });
+      if (!all)
+        continue;
+      for (Operation *ret : returns) {
+        Operation *castOp = ret->getOperand(i).getDefiningOp();
+        rewriter.modifyOpInPlace(
+            ret, [&] { ret->setOperand(i, castOp->getOperand(0)); });
+        if (castOp->use_empty())
+          rewriter.eraseOp(castOp);
+      }
+      resultTypes[i] = newType;
+      changedResults.push_back(i);
+    }
+    if (changedArgs.empty() && changedResults.empty())
+      continue;
+    changed += changedArgs.size() + changedResults.size();
+    func.setType(FunctionType::get(module->getContext(), argTypes,
+                                   resultTypes));
+
+    // Call sites inside the module keep their types through casts.
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(func, module);
+    if (!uses)
+      continue;
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      auto call = dyn_cast<CallOpInterface>(use.getUser());
+      if (!call)
+        continue;
+      rewriter.setInsertionPoint(call);
+      for (unsigned i : changedArgs) {
+        if (i >= call.getArgOperands().size())
+          continue;
+        OpOperand &operand = call.getArgOperandsMutable()[i];
+        Value value = operand.get();
+        Value source = getFloatCastSource(value.getDefiningOp());
+        Value narrow =
+            source && source.getType() == argTypes[i]
+                ? source
+                : createFloatCast(rewriter, call.getLoc(), value, target,
+                                  isTosaOp(value.getDefiningOp()));
+        rewriter.modifyOpInPlace(call, [&] { operand.set(narrow); });
+      }
+      rewriter.setInsertionPointAfter(call);
+      for (unsigned i : changedResults) {
+        Value result = call->getResult(i);
+        Type oldType = result.getType();
+        rewriter.modifyOpInPlace(call, [&] { result.setType(resultTypes[i]); });
+        Value wide = createFloatCast(rewriter, call.getLoc(), result,
+                                     getElementTypeOrSelf(oldType),
+                                     /*preferTosa=*/false);
+        rewriter.replaceAllUsesExcept(result, wide, wide.getDefiningOp());
+      }
+    }
+  }
+  return changed;
+}

@@ -1,0 +1,323 @@
+//===- FloatConversion.cpp - Convert float constants to 16 bits -----------===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// F32 -> F16 and F32 -> BF16 use bit-level round-to-nearest-even (the F16
+// subnormal case uses the FPU's own rounding through the "add 0.5" trick);
+// every other pair of types goes through llvm::APFloat. Both paths agree with
+// APFloat's rmNearestTiesToEven; the unit tests compare them on many values.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Utils/FloatConversion.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/bit.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::amp;
+
+namespace {
+/// How one value converted.
+enum class Outcome { Fits, Sentinel, Overflow, Underflow };
+
+constexpr uint32_t kF32AbsMask = 0x7fffffffu;
+constexpr uint32_t kF32Inf = 0x7f800000u;
+constexpr uint32_t kF32Max = 0x7f7fffffu;
+
+/// F32 -> F16 with round-to-nearest-even. Overflow and flush-to-zero are
+/// clamped (to 0x7bff and 0x0001) and reported through `outcome`.
+uint16_t convertF32ToF16(uint32_t bits, Outcome &outcome) {
+  uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
+  uint32_t abs = bits & kF32AbsMask;
+  outcome = Outcome::Fits;
+  if (abs > kF32Inf) // NaN: keep it quiet.
+    return sign | 0x7e00u | static_cast<uint16_t>((abs >> 13) & 0x1ffu);
+  if (abs == kF32Inf)
+    return sign | 0x7c00u;
+  if (abs == kF32Max) {
+    outcome = Outcome::Sentinel;
+    return sign | 0x7bffu;
+  }
+  uint16_t result;
+  if (abs < 0x38800000u) {
+    // Below the smallest normal F16 (2^-14): adding 0.5 aligns the value so
+    // that the FPU rounds it to a multiple of 2^-24, the F16 subnormal step.
+    float tmp = llvm::bit_cast<float>(abs) + 0.5f;
+    result = static_cast<uint16_t>(llvm::bit_cast<uint32_t>(tmp) - 0x3f000000u);
+    if (result == 0 && abs != 0) {
+      outcome = Outcome::Underflow;
+      return sign | 0x0001u;
+    }
+    return sign | result;
+  }
+  if (abs >= 0x47800000u) { // >= 65536: certainly out of range.
+    outcome = Outcome::Overflow;
+    return sign | 0x7bffu;
+  }
+  uint32_t mantOdd = (abs >> 13) & 1u;
+  abs += 0xc8000fffu + mantOdd; // Rebias the exponent and round.
+  result = static_cast<uint16_t>(abs >> 13);
+  if (result >= 0x7c00u) { // Rounded up to infinity.
+    outcome = Outcome::Overflow;
+    return sign | 0x7bffu;
+  }
+  return sign | result;
+}
+
+/// F32 -> BF16 with round-to-nearest-even, same conventions.
+uint16_t convertF32ToBF16(uint32_t bits, Outcome &outcome) {
+  uint32_t abs = bits & kF32AbsMask;
+  uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
+  outcome = Outcome::Fits;
+  if (abs > kF32Inf)
+    return static_cast<uint16_t>((bits >> 16) | 0x40u);
+  if (abs == kF32Inf)
+    return static_cast<uint16_t>(bits >> 16);
+  if (abs == kF32Max) {
+    outcome = Outcome::Sentinel;
+    return sign | 0x7f7fu;
+  }
+  uint32_t lsb = (abs >> 16) & 1u;
+  uint32_t rounded = (abs + 0x7fffu + lsb) >> 16;
+  if (rounded >= 0x7f80u) {
+    outcome = Outcome::Overflow;
+    return sign | 0x7f7fu;
+  }
+  if (rounded == 0 && abs != 0) {
+    outcome = Outcome::Underflow;
+    return sign | 0x0001u;
+  }
+  return sign | static_cast<uint16_t>(rounded);
+}
+
+/// Any float -> any float through APFloat, same conventions.
+APFloat convertGeneric(const APFloat &value, FloatType target,
+                       Outcome &outcome) {
+  const llvm::fltSemantics &sem = target.getFloatSemantics();
+  outcome = Outcome::Fits;
+  if (value.isNaN() || value.isInfinity() || value.isZero()) {
+    APFloat copy = value;
+    bool losesInfo;
+    (void)copy.convert(sem, APFloat::rmNearestTiesToEven, &losesInfo);
+    return copy;
+  }
+  bool negative = value.isNegative();
+  APFloat largest = APFloat::getLargest(value.getSemantics(), negative);
+  if (value.bitwiseIsEqual(largest) &&
+      &value.getSemantics() == &APFloat::IEEEsingle()) {
+    outcome = Outcome::Sentinel;
+    return APFloat::getLargest(sem, negative);
+  }
+  APFloat copy = value;
+  bool losesInfo;
+  (void)copy.convert(sem, APFloat::rmNearestTiesToEven, &losesInfo);
+  if (copy.isInfinity() || copy.isNaN()) {
+    outcome = Outcome::Overflow;
+    return APFloat::getLargest(sem, negative);
+  }
+  if (copy.isZero()) {
+    outcome = Outcome::Underflow;
+    return APFloat::getSmallest(sem, negative);
+  }
+  return copy;
+}
+
+void record(RangeSummary &summary, Outcome outcome) {
+  ++summary.numValues;
+  switch (outcome) {
+  case Outcome::Fits:
+    break;
+  case Outcome::Sentinel:
+    ++summary.numSentinel;
+    break;
+  case Outcome::Overflow:
+    ++summary.numOverflow;
+    break;
+  case Outcome::Underflow:
+    ++summary.numUnderflow;
+    break;
+  }
+}
+
+/// The fast paths: f32 source and an f16 or bf16 target.
+using FastConverter = uint16_t (*)(uint32_t, Outcome &);
+FastConverter getFastConverter(Type source, FloatType target) {
+  if (!source.isF32())
+    return nullptr;
+  if (target.isF16())
+    return convertF32ToF16;
+  if (target.isBF16())
+    return convertF32ToBF16;
+  return nullptr;
+}
+
+/// The f32 payload of a dense_resource attribute, if available.
+std::optional<ArrayRef<float>> getResourceData(Attribute attr) {
+  auto resource = dyn_cast<DenseF32ResourceElementsAttr>(attr);
+  if (!resource)
+    return std::nullopt;
+  return resource.tryGetAsArrayRef();
+}
+
+/// Visits the float values of `attr` as (f32 bits) for f32 sources, or as
+/// APFloats otherwise. Splat dense attributes are visited once.
+template <typename F32Fn, typename APFloatFn>
+void forEachValue(Attribute attr, F32Fn onF32, APFloatFn onAPFloat) {
+  if (auto floatAttr = dyn_cast<FloatAttr>(attr)) {
+    if (floatAttr.getType().isF32())
+      onF32(llvm::bit_cast<uint32_t>(floatAttr.getValue().convertToFloat()));
+    else
+      onAPFloat(floatAttr.getValue());
+    return;
+  }
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    if (dense.getElementType().isF32()) {
+      if (dense.isSplat()) {
+        onF32(llvm::bit_cast<uint32_t>(dense.getSplatValue<float>()));
+        return;
+      }
+      for (float v : dense.getValues<float>())
+        onF32(llvm::bit_cast<uint32_t>(v));
+      return;
+    }
+    if (dense.isSplat()) {
+      onAPFloat(dense.getSplatValue<APFloat>());
+      return;
+    }
+    for (APFloat v : dense.getValues<APFloat>())
+      onAPFloat(v);
+    return;
+  }
+  if (std::optional<ArrayRef<float>> data = getResourceData(attr))
+    for (float v : *data)
+      onF32(llvm::bit_cast<uint32_t>(v));
+}
+} // namespace
+
+bool mlir::amp::isConvertibleFloatConstant(Attribute attr) {
+  if (isa_and_nonnull<FloatAttr>(attr))
+    return true;
+  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(attr))
+    return isa<FloatType>(dense.getElementType());
+  return getResourceData(attr).has_value();
+}
+
+static Type getSourceElementType(Attribute attr) {
+  if (auto typed = dyn_cast<TypedAttr>(attr))
+    return getElementTypeOrSelf(typed.getType());
+  return {};
+}
+
+RangeSummary mlir::amp::checkFloatRange(Attribute attr, FloatType target) {
+  RangeSummary summary;
+  FastConverter fast = getFastConverter(getSourceElementType(attr), target);
+  forEachValue(
+      attr,
+      [&](uint32_t bits) {
+        Outcome outcome;
+        if (fast)
+          (void)fast(bits, outcome);
+        else
+          (void)convertGeneric(APFloat(llvm::bit_cast<float>(bits)), target,
+                               outcome);
+        record(summary, outcome);
+      },
+      [&](const APFloat &value) {
+        Outcome outcome;
+        (void)convertGeneric(value, target, outcome);
+        record(summary, outcome);
+      });
+  return summary;
+}
+
+TypedAttr mlir::amp::convertFloatConstant(Attribute attr, FloatType target,
+                                          RangeSummary *summary) {
+  if (!isConvertibleFloatConstant(attr))
+    return {};
+  RangeSummary local;
+  RangeSummary &sum = summary ? *summary : local;
+  Type sourceElt = getSourceElementType(attr);
+  FastConverter fast = getFastConverter(sourceElt, target);
+  const llvm::fltSemantics &sem = target.getFloatSemantics();
+
+  // Convert every value; 16-bit targets keep raw bits, others APFloats.
+  SmallVector<uint16_t> bits16;
+  SmallVector<APFloat> values;
+  forEachValue(
+      attr,
+      [&](uint32_t bits) {
+        Outcome outcome;
+        if (fast) {
+          bits16.push_back(fast(bits, outcome));
+        } else {
+          values.push_back(convertGeneric(APFloat(llvm::bit_cast<float>(bits)),
+                                          target, outcome));
+        }
+        record(sum, outcome);
+      },
+      [&](const APFloat &value) {
+        Outcome outcome;
+        values.push_back(convertGeneric(value, target, outcome));
+        record(sum, outcome);
+      });
+  auto toAPFloat = [&](uint16_t raw) {
+    return APFloat(sem, APInt(16, raw));
+  };
+
+  if (isa<FloatAttr>(attr)) {
+    APFloat v = fast ? toAPFloat(bits16.front()) : values.front();
+    return FloatAttr::get(target, v);
+  }
+  auto shaped = cast<ShapedType>(cast<TypedAttr>(attr).getType());
+  ShapedType newType = shaped.clone(target);
+  if (isa<DenseResourceElementsAttr>(attr)) {
+    auto resource = cast<DenseResourceElementsAttr>(attr);
+    std::string name = (resource.getRawHandle().getKey() + "_" +
+                        llvm::Twine(fast ? (target.isF16() ? "f16" : "bf16")
+                                         : "converted"))
+                           .str();
+    if (fast)
+      return DenseResourceElementsAttr::get(
+          newType, name,
+          HeapAsmResourceBlob::allocateAndCopyInferAlign(
+              ArrayRef<uint16_t>(bits16)));
+    // Other targets: fall back to a dense attribute.
+    return DenseElementsAttr::get(newType, values);
+  }
+  if (fast) {
+    if (bits16.size() == 1)
+      return DenseElementsAttr::get(newType, toAPFloat(bits16.front()));
+    ArrayRef<char> raw(reinterpret_cast<const char *>(bits16.data()),
+                       bits16.size() * sizeof(uint16_t));
+    return DenseElementsAttr::getFromRawBuffer(newType, raw);
+  }
+  if (values.size() == 1)
+    return DenseElementsAttr::get(newType, values.front());
+  return DenseElementsAttr::get(newType, values);
+}
+
+int64_t mlir::amp::getConstantByteSize(Attribute attr) {
+  auto typed = dyn_cast_or_null<TypedAttr>(attr);
+  if (!typed)
+    return 0;
+  Type type = typed.getType();
+  Type elt = getElementTypeOrSelf(type);
+  if (!elt.isIntOrFloat())
+    return 0;
+  int64_t bytes = (elt.getIntOrFloatBitWidth() + 7) / 8;
+  if (auto shaped = dyn_cast<ShapedType>(type)) {
+    if (!shaped.hasStaticShape())
+      return 0;
+    return bytes * shaped.getNumElements();
+  }
+  return bytes;
+}
