@@ -44,6 +44,7 @@ struct PayloadModel
         dyn_cast<FloatType>(getElementTypeOrSelf(op->getResult(0).getType()));
     if (!sourceType)
       return failure();
+    rewriter.setInsertionPoint(op);
     Operation *newOp = rewriter.clone(*op);
     rewriter.modifyOpInPlace(newOp, [&] {
       newOp->setOperands(operands);

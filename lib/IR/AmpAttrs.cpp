@@ -14,6 +14,8 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -92,4 +94,128 @@ Precision DefaultPolicyAttr::getPrecision(Operation *op,
   auto output = dyn_cast_or_null<FloatType>(getOutput());
   return {accumulate ? accumulate : Float32Type::get(getContext()),
           output ? output : target};
+}
+
+//===----------------------------------------------------------------------===//
+// Parsing and printing
+//===----------------------------------------------------------------------===//
+//
+// Hand-written so that malformed attributes get messages that name the
+// attribute and say what is expected.
+
+/// Parses `key = value (, key = value)*` after the opening `<` of the
+/// attribute `attrName`, up to and including `>`. `parseValue(key)` parses
+/// the value of a known key and returns failure for an unknown one.
+static ParseResult
+parseKeyValueList(AsmParser &parser, StringRef attrName,
+                  ArrayRef<StringRef> keys,
+                  function_ref<ParseResult(StringRef)> parseValue) {
+  llvm::SmallDenseSet<StringRef> seen;
+  do {
+    StringRef key;
+    SMLoc loc = parser.getCurrentLocation();
+    if (failed(parser.parseOptionalKeyword(&key))) {
+      return parser.emitError(loc)
+             << "expected a parameter name in " << attrName << " (one of "
+             << llvm::join(keys, ", ") << ")";
+    }
+    if (!llvm::is_contained(keys, key))
+      return parser.emitError(loc)
+             << "unknown parameter '" << key << "' in " << attrName
+             << " (expected " << llvm::join(keys, ", ") << ")";
+    if (!seen.insert(key).second)
+      return parser.emitError(loc)
+             << "parameter '" << key << "' appears twice in " << attrName;
+    if (parser.parseEqual() || parseValue(key))
+      return failure();
+  } while (succeeded(parser.parseOptionalComma()));
+  if (parser.parseGreater())
+    return failure();
+  return success();
+}
+
+Attribute ColorAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseLess() || failed(parser.parseOptionalKeyword(&keyword))) {
+    parser.emitError(loc, "expected #amp.color<green>, <gray> or <red>");
+    return {};
+  }
+  std::optional<Color> color = symbolizeColor(keyword);
+  if (!color) {
+    parser.emitError(loc) << "unknown color '" << keyword
+                          << "'; expected green, gray or red";
+    return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return ColorAttr::get(parser.getContext(), *color);
+}
+
+void ColorAttr::print(AsmPrinter &printer) const {
+  printer << "<" << stringifyColor(getValue()) << ">";
+}
+
+Attribute PrecisionAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  Type accumulate, output;
+  if (parser.parseLess() ||
+      parseKeyValueList(parser, "#amp.precision", {"accumulate", "output"},
+                        [&](StringRef key) {
+                          return parser.parseType(key == "accumulate"
+                                                      ? accumulate
+                                                      : output);
+                        }))
+    return {};
+  if (!accumulate || !output) {
+    parser.emitError(loc) << "#amp.precision needs both 'accumulate' and "
+                             "'output' (missing '"
+                          << (accumulate ? "output" : "accumulate") << "')";
+    return {};
+  }
+  return PrecisionAttr::getChecked(
+      [&] { return parser.emitError(loc); }, parser.getContext(), accumulate,
+      output);
+}
+
+void PrecisionAttr::print(AsmPrinter &printer) const {
+  printer << "<accumulate = " << getAccumulate()
+          << ", output = " << getOutput() << ">";
+}
+
+Attribute DefaultPolicyAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  Type accumulate, output;
+  int64_t minMacs = 0;
+  if (succeeded(parser.parseOptionalLess()) &&
+      parseKeyValueList(parser, "#amp.default_policy",
+                        {"accumulate", "output", "min_macs"},
+                        [&](StringRef key) -> ParseResult {
+                          if (key == "min_macs")
+                            return parser.parseInteger(minMacs);
+                          return parser.parseType(
+                              key == "accumulate" ? accumulate : output);
+                        }))
+    return {};
+  return DefaultPolicyAttr::getChecked(
+      [&] { return parser.emitError(loc); }, parser.getContext(), accumulate,
+      output, minMacs);
+}
+
+void DefaultPolicyAttr::print(AsmPrinter &printer) const {
+  SmallVector<std::string> parts;
+  auto add = [&](StringRef key, auto value) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << key << " = " << value;
+    parts.push_back(text);
+  };
+  if (getAccumulate())
+    add("accumulate", getAccumulate());
+  if (getOutput())
+    add("output", getOutput());
+  if (getMinMacs() != 0)
+    add("min_macs", getMinMacs());
+  if (!parts.empty())
+    printer << "<" << llvm::join(parts, ", ") << ">";
 }

@@ -225,6 +225,8 @@ FailureOr<Operation *> rewriteVerified(Operation *op, RewriterBase &rewriter,
 
   SmallVector<std::string> messages;
   FailureOr<Operation *> newOp = failure();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
   {
     CaptureScope scope(messages);
     if (auto iface = dyn_cast<MixedPrecisionOpInterface>(op))

@@ -13,6 +13,8 @@
 
 #include "amp/InitAmp.h"
 
+#include "AmpTestDialect.h"
+
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -57,6 +59,7 @@ int main(int argc, char **argv) {
       mlir::tensor::TensorDialect, mlir::tosa::TosaDialect,
       mlir::transform::TransformDialect, mlir::vector::VectorDialect>();
   mlir::amp::registerAmpDialects(registry);
+  mlir::amp::test::registerAmpTestDialect(registry);
 
   // amp's passes and the upstream ones they are combined with.
   mlir::amp::registerAmpPasses();

@@ -36,7 +36,7 @@ def Amp_PrecisionAttr : Amp_Attr<"Precision", "precision"> {
     Both types must be floating-point types.
   }];
   let parameters = (ins "::mlir::Type":$accumulate, "::mlir::Type":$output);
-  let assemblyFormat = "`<` struct(params) `>`";
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The accumulation type as a float type.
@@ -80,7 +80,7 @@ def Amp_DefaultPolicyAttr : Amp_Attr<"DefaultPolicy", "default_policy",
     DefaultValuedParameter<"int64_t", "0",
         "green ops with fewer MACs are gray">:$min_macs
   );
-  let assemblyFormat = "(`<` struct(params)^ `>`)?";
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
 

@@ -41,7 +41,8 @@ def Amp_ColorAttr : EnumAttr<Amp_Dialect, Amp_Color, "color"> {
     %e = math.exp %x {amp.color = #amp.color<red>} : f32
     ```
   }];
-  let assemblyFormat = "`<` $value `>`";
+  let assemblyFormat = ?;
+  let hasCustomAssemblyFormat = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what amp needs on Debian 12 (bookworm), and only what is missing:
+# LLVM/MLIR 22 from Debian's bookworm-security, CMake, Ninja, a C++ compiler,
+# Python 3 (for lit) and GoogleTest. Says what it installs.
+set -euo pipefail
+
+packages=(cmake ninja-build g++ python3 libgtest-dev
+          llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "amp: installing missing packages: ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null; then
+    sudo="sudo"
+  else
+    echo "amp: not root and no sudo: install these packages first: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "amp: installed ${missing[*]}"

@@ -1,0 +1,93 @@
+// RUN: amp-opt %s --split-input-file --verify-diagnostics
+
+// expected-error@+1 {{'accumulate' must be a floating-point type, got 'i32'}}
+func.func @f() attributes {p = #amp.precision<accumulate = i32, output = f16>}
+
+// -----
+
+// expected-error@+1 {{'output' must be a floating-point type, got 'index'}}
+func.func @f() attributes {p = #amp.precision<accumulate = f32, output = index>}
+
+// -----
+
+// expected-error@+1 {{#amp.precision needs both 'accumulate' and 'output' (missing 'output')}}
+func.func @f() attributes {p = #amp.precision<accumulate = f32>}
+
+// -----
+
+// expected-error@+1 {{unknown parameter 'acc' in #amp.precision (expected accumulate, output)}}
+func.func @f() attributes {p = #amp.precision<acc = f32, output = f16>}
+
+// -----
+
+// expected-error@+1 {{parameter 'output' appears twice in #amp.precision}}
+func.func @f() attributes {p = #amp.precision<output = f32, output = f16>}
+
+// -----
+
+// expected-error@+1 {{expected a parameter name in #amp.precision (one of accumulate, output)}}
+func.func @f() attributes {p = #amp.precision<>}
+
+// -----
+
+// expected-error@+1 {{unknown color 'blue'; expected green, gray or red}}
+func.func @f() attributes {c = #amp.color<blue>}
+
+// -----
+
+// expected-error@+1 {{expected #amp.color<green>, <gray> or <red>}}
+func.func @f() attributes {c = #amp.color<1>}
+
+// -----
+
+// expected-error@+1 {{'min_macs' must be non-negative, got -5}}
+func.func @f() attributes {p = #amp.default_policy<min_macs = -5>}
+
+// -----
+
+// expected-error@+1 {{'accumulate' must be a floating-point type, got 'i8'}}
+func.func @f() attributes {p = #amp.default_policy<accumulate = i8>}
+
+// -----
+
+// expected-error@+1 {{'output' must be a floating-point type, got 'i1'}}
+func.func @f() attributes {p = #amp.default_policy<output = i1>}
+
+// -----
+
+// expected-error@+1 {{unknown parameter 'threshold' in #amp.default_policy (expected accumulate, output, min_macs)}}
+func.func @f() attributes {p = #amp.default_policy<threshold = 5>}
+
+// -----
+
+// expected-error@+1 {{unknown attribute `colour` in dialect `amp`}}
+func.func @f() attributes {p = #amp.colour<red>}
+
+// -----
+
+func.func @f(%x: f32) -> f32 {
+  // expected-error@+1 {{'amp.color' must be a color attribute (#amp.color<green|gray|red>), got 1 : i32}}
+  %0 = arith.addf %x, %x {amp.color = 1 : i32} : f32
+  return %0 : f32
+}
+
+// -----
+
+func.func @f(%x: f32) -> f32 {
+  // expected-error@+1 {{'amp.precision' must be a precision attribute (#amp.precision<accumulate = T, output = U>), got #amp.color<red>}}
+  %0 = arith.addf %x, %x {amp.precision = #amp.color<red>} : f32
+  return %0 : f32
+}
+
+// -----
+
+// expected-error@+1 {{'amp.policy' must be an attribute implementing PrecisionPolicyAttrInterface (for example #amp.default_policy), got "f16"}}
+module attributes {amp.policy = "f16"} {}
+
+// -----
+
+func.func @f(%x: f32) -> f32 {
+  // expected-error@+1 {{unknown amp annotation 'amp.colour' (known: amp.color, amp.precision, amp.policy)}}
+  %0 = arith.addf %x, %x {amp.colour = #amp.color<red>} : f32
+  return %0 : f32
+}
