@@ -112,14 +112,12 @@ struct LinalgOpModel
 
   bool isDataOperand(Operation *op, OpOperand &operand) const {
     auto linalgOp = cast<linalg::LinalgOp>(op);
-    if (!hasFloatElementType(operand.get().getType()))
-      return false;
-    if (linalgOp.isDpsInput(&operand))
-      return true;
-    // An init is data when the payload reads it, unless it is the
+    if (!hasFloatElementType(operand.get().getType()) ||
+        !linalgOp.payloadUsesValueFromOperand(&operand))
+      return false; // Unread operands (a pooling window) only give a shape.
+    // Inputs are data; an init read by the payload too, unless it is the
     // accumulator of a contraction.
-    return !isMultiplyAccumulate(linalgOp) &&
-           linalgOp.payloadUsesValueFromOperand(&operand);
+    return linalgOp.isDpsInput(&operand) || !isMultiplyAccumulate(linalgOp);
   }
 
   bool isAccumulatorOperand(Operation *op, OpOperand &operand) const {
@@ -200,22 +198,23 @@ struct LinalgOpModel
       }
     }
 
+    // The payload's arguments take the element types of their operands.
     Region &payload = newOp->getRegion(0);
+    for (OpOperand &operand : newOp->getOpOperands())
+      if (BlockArgument arg = newLinalg.getMatchingBlockArgument(&operand))
+        arg.setType(getElementTypeOrSelf(operand.get().getType()));
     if (green) {
       // Inputs become narrow, the arithmetic stays as it was.
-      auto isInputArg = [&](BlockArgument arg) {
-        return arg.getArgNumber() < newLinalg.getNumDpsInputs();
-      };
-      for (BlockArgument arg : payload.getArguments())
-        if (isInputArg(arg))
-          arg.setType(getElementTypeOrSelf(
-              newOperands[arg.getArgNumber()].getType()));
-      models::widenArguments(rewriter, payload, sourceType, isInputArg);
+      models::widenArguments(rewriter, payload, sourceType,
+                             [&](BlockArgument arg) {
+                               return arg.getArgNumber() <
+                                      newLinalg.getNumDpsInputs();
+                             });
       return newOp;
     }
     if (failed(models::retypePayload(rewriter, newOp, payload, sourceType,
                                      computeType,
-                                     [](BlockArgument) { return true; }))) {
+                                     [](BlockArgument) { return false; }))) {
       rewriter.eraseOp(newOp);
       return failure();
     }

@@ -46,14 +46,19 @@ SmallVector<Value> rebuildZeroPoints(RewriterBase &rewriter, Operation *op,
                                      Type type) {
   SmallVector<Value> result(operands);
   rewriter.setInsertionPoint(op);
+  DenseMap<Type, Value> zeros; // One constant per zero-point type.
   for (unsigned i = numData, e = result.size(); i < e; ++i) {
     auto zpType = dyn_cast<RankedTensorType>(result[i].getType());
     if (!zpType || !isa<FloatType>(zpType.getElementType()))
       continue;
     auto newType = zpType.clone(type);
-    auto zero = DenseElementsAttr::get(
-        newType, rewriter.getFloatAttr(type, 0.0).getValue());
-    result[i] = tosa::ConstOp::create(rewriter, op->getLoc(), newType, zero);
+    Value &zero = zeros[newType];
+    if (!zero)
+      zero = tosa::ConstOp::create(
+          rewriter, op->getLoc(), newType,
+          DenseElementsAttr::get(newType,
+                                 rewriter.getFloatAttr(type, 0.0).getValue()));
+    result[i] = zero;
   }
   return result;
 }

@@ -26,6 +26,7 @@
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
@@ -34,6 +35,7 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -85,6 +87,48 @@ struct CaptureHandler {
   MLIRContext *ctx;
   DiagnosticEngine::HandlerID id;
 };
+
+//===----------------------------------------------------------------------===//
+// Casts made by models
+//===----------------------------------------------------------------------===//
+
+/// Records the float casts inserted during a conversion, wherever they come
+/// from (the cast cache, or a model casting a value its payload captures).
+struct CastRecorder : public RewriterBase::Listener {
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint) override {
+    if (isFloatCast(op))
+      casts.push_back(op);
+  }
+  SmallVector<Operation *> casts;
+};
+
+/// Keeps one cast per (value, type): a cast dominated by an equal one is
+/// replaced by it. Casts inside payloads (linalg bodies) are left alone.
+void deduplicateCasts(Operation *root, ArrayRef<Operation *> casts,
+                      RewriterBase &rewriter) {
+  DenseMap<std::pair<Value, Type>, SmallVector<Operation *, 2>> groups;
+  for (Operation *op : casts) {
+    if (!op->getBlock() || isa<MixedPrecisionOpInterface>(op->getParentOp()))
+      continue;
+    groups[{op->getOperand(0), op->getResult(0).getType()}].push_back(op);
+  }
+  DominanceInfo dominance(root);
+  for (auto &[key, members] : groups) {
+    if (members.size() < 2)
+      continue;
+    for (Operation *op : members) {
+      if (!op->getBlock())
+        continue;
+      for (Operation *other : members) {
+        if (other == op || !other->getBlock() ||
+            !dominance.properlyDominates(op, other))
+          continue;
+        rewriter.replaceOp(other, op->getResults());
+      }
+    }
+  }
+}
 
 //===----------------------------------------------------------------------===//
 // Cast cache
@@ -158,6 +202,23 @@ public:
     return view;
   }
 
+  /// Remembers the constants and empty tensors `op` reads (also inside its
+  /// payload), which its rewrite may leave without users.
+  void noteInputsOf(Operation *op) {
+    auto note = [&](Value value) {
+      if (Operation *def = value.getDefiningOp(); isRematerializable(def))
+        rematerialized.insert(def);
+    };
+    for (Value operand : op->getOperands())
+      note(operand);
+    if (op->getNumRegions() != 0) {
+      llvm::SetVector<Value> captured;
+      getUsedValuesDefinedAbove(op->getRegions(), captured);
+      for (Value value : captured)
+        note(value);
+    }
+  }
+
   /// Erases the casts, constants and empty tensors made here, and the
   /// originals they replaced, that are no longer used.
   void eraseDead() {
@@ -174,7 +235,7 @@ public:
       eraseIfDead(op);
     for (Operation *op : llvm::reverse(created.getArrayRef()))
       eraseIfDead(op);
-    for (Operation *op : rematerialized)
+    for (Operation *op : llvm::reverse(rematerialized.getArrayRef()))
       eraseIfDead(op);
   }
 
@@ -339,7 +400,8 @@ mlir::amp::convertToMixedPrecision(Operation *root,
   std::string function = getFunctionName(root);
 
   CaptureHandler captureHandler(root->getContext());
-  IRRewriter rewriter(root->getContext());
+  CastRecorder recorder;
+  IRRewriter rewriter(root->getContext(), &recorder);
   CastCache casts(rewriter);
 
   for (Operation *op : plan.getOps()) {
@@ -368,6 +430,7 @@ mlir::amp::convertToMixedPrecision(Operation *root,
     }
 
     SmallVector<Type> oldTypes(op->getResultTypes());
+    casts.noteInputsOf(op);
     std::string why;
     FailureOr<Operation *> newOp =
         rewriteVerified(op, rewriter, operands, decision, why);
@@ -401,6 +464,7 @@ mlir::amp::convertToMixedPrecision(Operation *root,
     out.records.push_back(std::move(record));
   }
 
+  deduplicateCasts(root, recorder.casts, rewriter);
   casts.eraseDead();
   out.stats.casts = casts.countLiveCasts();
   out.stats.foldedConstants = casts.countLiveConstants();
@@ -508,17 +572,21 @@ int64_t mlir::amp::updatePublicSignatures(Operation *module,
       if (!call)
         continue;
       rewriter.setInsertionPoint(call);
+      DenseMap<Value, Value> narrowed; // One cast per value at this call.
       for (unsigned i : changedArgs) {
         if (i >= call.getArgOperands().size())
           continue;
         OpOperand &operand = call.getArgOperandsMutable()[i];
         Value value = operand.get();
-        Value source = getFloatCastSource(value.getDefiningOp());
-        Value narrow =
-            source && source.getType() == argTypes[i]
-                ? source
-                : createFloatCast(rewriter, call.getLoc(), value, target,
-                                  isTosaOp(value.getDefiningOp()));
+        Value &narrow = narrowed[value];
+        if (!narrow) {
+          Value source = getFloatCastSource(value.getDefiningOp());
+          narrow = source && source.getType() == argTypes[i]
+                       ? source
+                       : createFloatCast(rewriter, call.getLoc(), value,
+                                         target,
+                                         isTosaOp(value.getDefiningOp()));
+        }
         rewriter.modifyOpInPlace(call, [&] { operand.set(narrow); });
       }
       rewriter.setInsertionPointAfter(call);

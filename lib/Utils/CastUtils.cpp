@@ -93,6 +93,9 @@ Value mlir::amp::createConstantLike(OpBuilder &b, Operation *constOp,
 Value mlir::amp::createEmptyLike(OpBuilder &b, Location loc, Value like,
                                  Type elementType) {
   auto type = cast<RankedTensorType>(like.getType());
+  if (auto empty = like.getDefiningOp<tensor::EmptyOp>())
+    return tensor::EmptyOp::create(b, loc, empty.getMixedSizes(), elementType,
+                                   type.getEncoding());
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, like);
   return tensor::EmptyOp::create(b, loc, sizes, elementType,
                                  type.getEncoding());
