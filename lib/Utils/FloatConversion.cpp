@@ -131,21 +131,28 @@ APFloat convertGeneric(const APFloat &value, FloatType target,
   return copy;
 }
 
-void record(RangeSummary &summary, Outcome outcome) {
-  ++summary.numValues;
+/// Counts `weight` values (a splat stands for all its elements).
+void record(RangeSummary &summary, Outcome outcome, int64_t weight) {
+  summary.numValues += weight;
   switch (outcome) {
   case Outcome::Fits:
     break;
   case Outcome::Sentinel:
-    ++summary.numSentinel;
+    summary.numSentinel += weight;
     break;
   case Outcome::Overflow:
-    ++summary.numOverflow;
+    summary.numOverflow += weight;
     break;
   case Outcome::Underflow:
-    ++summary.numUnderflow;
+    summary.numUnderflow += weight;
     break;
   }
+}
+
+/// How many elements each visited value stands for.
+int64_t getWeight(Attribute attr) {
+  auto dense = dyn_cast<DenseElementsAttr>(attr);
+  return dense && dense.isSplat() ? dense.getNumElements() : 1;
 }
 
 /// The fast paths: f32 source and an f16 or bf16 target.
@@ -219,6 +226,7 @@ static Type getSourceElementType(Attribute attr) {
 
 RangeSummary mlir::amp::checkFloatRange(Attribute attr, FloatType target) {
   RangeSummary summary;
+  int64_t weight = getWeight(attr);
   FastConverter fast = getFastConverter(getSourceElementType(attr), target);
   forEachValue(
       attr,
@@ -229,12 +237,12 @@ RangeSummary mlir::amp::checkFloatRange(Attribute attr, FloatType target) {
         else
           (void)convertGeneric(APFloat(llvm::bit_cast<float>(bits)), target,
                                outcome);
-        record(summary, outcome);
+        record(summary, outcome, weight);
       },
       [&](const APFloat &value) {
         Outcome outcome;
         (void)convertGeneric(value, target, outcome);
-        record(summary, outcome);
+        record(summary, outcome, weight);
       });
   return summary;
 }
@@ -245,6 +253,7 @@ TypedAttr mlir::amp::convertFloatConstant(Attribute attr, FloatType target,
     return {};
   RangeSummary local;
   RangeSummary &sum = summary ? *summary : local;
+  int64_t weight = getWeight(attr);
   Type sourceElt = getSourceElementType(attr);
   FastConverter fast = getFastConverter(sourceElt, target);
   const llvm::fltSemantics &sem = target.getFloatSemantics();
@@ -262,12 +271,12 @@ TypedAttr mlir::amp::convertFloatConstant(Attribute attr, FloatType target,
           values.push_back(convertGeneric(APFloat(llvm::bit_cast<float>(bits)),
                                           target, outcome));
         }
-        record(sum, outcome);
+        record(sum, outcome, weight);
       },
       [&](const APFloat &value) {
         Outcome outcome;
         values.push_back(convertGeneric(value, target, outcome));
-        record(sum, outcome);
+        record(sum, outcome, weight);
       });
   auto toAPFloat = [&](uint16_t raw) {
     return APFloat(sem, APInt(16, raw));
