@@ -178,7 +178,8 @@ public:
       rematerialized.insert(def);
       created.insert(result.getDefiningOp());
     } else {
-      bool preferTosa = def ? isTosaOp(def) : isTosaOp(consumer);
+      // tosa.cast in TOSA code: a TOSA producer or a TOSA consumer.
+      bool preferTosa = isTosaOp(def) || isTosaOp(consumer);
       result = createFloatCast(rewriter, loc, value, elementType, preferTosa);
       ownCasts.insert(result.getDefiningOp());
     }
