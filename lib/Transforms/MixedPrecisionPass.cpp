@@ -78,6 +78,25 @@ FailureOr<FloatType> parseFloatOption(MLIRContext *ctx, StringRef option,
   return floatType;
 }
 
+/// The registered op name of the same dialect closest to `name`, if it is
+/// close enough to be a typo.
+std::optional<StringRef> suggestOpName(MLIRContext *ctx, StringRef name) {
+  StringRef dialect = name.split('.').first;
+  std::optional<StringRef> best;
+  unsigned bestDistance = 3;
+  for (RegisteredOperationName op : ctx->getRegisteredOperations()) {
+    StringRef candidate = op.getStringRef();
+    if (candidate.split('.').first != dialect)
+      continue;
+    unsigned distance = candidate.edit_distance(name, true, bestDistance);
+    if (distance < bestDistance) {
+      bestDistance = distance;
+      best = candidate;
+    }
+  }
+  return best;
+}
+
 LogicalResult AmpMixedPrecisionPass::initialize(MLIRContext *ctx) {
   auto error = [&]() {
     return emitError(UnknownLoc::get(ctx)) << "amp-mixed-precision: ";
@@ -97,14 +116,26 @@ LogicalResult AmpMixedPrecisionPass::initialize(MLIRContext *ctx) {
   if (failed(accumulate) || failed(output))
     return failure();
   if (minMacs < 0)
-    return error() << "min-macs must be non-negative, got " << minMacs;
+    return error() << "min-macs must be non-negative, got "
+                   << static_cast<int64_t>(minMacs);
 
   resolved.policy = cast<PrecisionPolicyAttrInterface>(
       DefaultPolicyAttr::get(ctx, *accumulate, *output, minMacs));
   if (!policy.empty()) {
-    Attribute attr = parseAttribute(policy, ctx);
+    // Parse quietly and report the parser's message as part of ours.
+    std::string parseError;
+    Attribute attr;
+    {
+      ScopedDiagnosticHandler quiet(ctx, [&](Diagnostic &diag) {
+        if (parseError.empty())
+          parseError = diag.str();
+        return success();
+      });
+      attr = parseAttribute(policy, ctx);
+    }
     if (!attr)
-      return error() << "cannot parse policy '" << policy << "'";
+      return error() << "cannot parse policy '" << policy
+                     << "': " << parseError;
     explicitPolicy = dyn_cast<PrecisionPolicyAttrInterface>(attr);
     if (!explicitPolicy)
       return error() << "policy " << attr
@@ -122,11 +153,17 @@ LogicalResult AmpMixedPrecisionPass::initialize(MLIRContext *ctx) {
                      Color color) -> LogicalResult {
     for (const std::string &opName : list) {
       StringRef dialect = StringRef(opName).split('.').first;
-      if (!RegisteredOperationName::lookup(opName, ctx))
-        (void)ctx->getOrLoadDialect(dialect);
-      if (!RegisteredOperationName::lookup(opName, ctx))
+      if (!RegisteredOperationName::lookup(opName, ctx) &&
+          !ctx->getOrLoadDialect(dialect))
         return error() << "unknown op name '" << opName << "' in " << name
-                       << "=";
+                       << "= (no dialect '" << dialect << "' is registered)";
+      if (!RegisteredOperationName::lookup(opName, ctx)) {
+        InFlightDiagnostic diag = error() << "unknown op name '" << opName
+                                          << "' in " << name << "=";
+        if (std::optional<StringRef> near = suggestOpName(ctx, opName))
+          diag << " (did you mean '" << *near << "'?)";
+        return diag;
+      }
       auto [it, inserted] = resolved.userColors.try_emplace(opName, color);
       if (!inserted && it->second != color)
         return error() << "op '" << opName << "' is in two lists ("
@@ -197,12 +234,13 @@ void AmpMixedPrecisionPass::runOnOperation() {
     if (func.isExternal())
       return;
     if (!report.empty()) {
-      root->emitError() << "report= needs amp-mixed-precision to run on a "
-                           "module, not on each function";
+      emitError(root->getLoc())
+          << "report= needs amp-mixed-precision to run on a module, not on "
+             "each function";
       return signalPassFailure();
     }
     if (!keepIOTypes)
-      root->emitWarning()
+      emitWarning(root->getLoc())
           << "keep-io-types=false changes signatures only when "
              "amp-mixed-precision runs on a module (call sites must change "
              "too): the signature of this function is kept";
@@ -262,8 +300,8 @@ void AmpMixedPrecisionPass::runOnOperation() {
           return llvm::Error::success();
         });
     if (error) {
-      root->emitError() << "cannot write report '" << report
-                        << "': " << llvm::toString(std::move(error));
+      emitError(root->getLoc())
+          << "cannot write the report: " << llvm::toString(std::move(error));
       return signalPassFailure();
     }
   }
