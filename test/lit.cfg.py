@@ -69,6 +69,15 @@ def _cuda_driver_usable():
 if _cuda_driver_usable():
     config.available_features.add("cuda-driver")
 
+# Pass statistics are compiled out of release builds of LLVM.
+llvm_config_tool = os.path.join(config.llvm_tools_dir, "llvm-config")
+if os.path.exists(llvm_config_tool):
+    import subprocess
+    mode = subprocess.run([llvm_config_tool, "--assertion-mode"],
+                          capture_output=True, text=True).stdout.strip()
+    if mode == "ON":
+        config.available_features.add("pass-statistics")
+
 # Tests that build a small CMake project need a C++ compiler and CMake.
 if shutil.which(config.cmake_command) and os.path.exists(config.cxx_compiler):
     config.available_features.add("cmake")

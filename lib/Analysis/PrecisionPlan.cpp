@@ -405,7 +405,7 @@ void PrecisionPlan::forwardSweep() {
     d.lowPrecision = inputsLow && constantsFit;
     if (!constantsFit)
       d.reason = Reason::ConstantOutOfRange;
-    else if (d.reason == Reason::DefaultList || d.reason == Reason::Policy)
+    else if (d.reason == Reason::DefaultList)
       d.reason = Reason::FollowsInputs;
     if (!d.lowPrecision)
       continue;

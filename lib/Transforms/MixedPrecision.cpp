@@ -135,7 +135,7 @@ void deduplicateCasts(Operation *root, ArrayRef<Operation *> casts,
 //===----------------------------------------------------------------------===//
 
 bool isTosaOp(Operation *op) {
-  return op && isa<tosa::TosaDialect>(op->getDialect());
+  return op && isa_and_nonnull<tosa::TosaDialect>(op->getDialect());
 }
 
 class CastCache {

@@ -153,6 +153,14 @@ LogicalResult AmpMixedPrecisionPass::initialize(MLIRContext *ctx) {
                      Color color) -> LogicalResult {
     for (const std::string &opName : list) {
       StringRef dialect = StringRef(opName).split('.').first;
+      // With --allow-unregistered-dialect, names of unregistered ops are
+      // legitimate and cannot be checked.
+      if (!RegisteredOperationName::lookup(opName, ctx) &&
+          ctx->allowsUnregisteredDialects() &&
+          !ctx->getOrLoadDialect(dialect)) {
+        resolved.userColors.try_emplace(opName, color);
+        continue;
+      }
       if (!RegisteredOperationName::lookup(opName, ctx) &&
           !ctx->getOrLoadDialect(dialect))
         return error() << "unknown op name '" << opName << "' in " << name
