@@ -13,7 +13,7 @@ from lit.llvm.subst import ToolSubst
 config.name = "AMP"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "lib", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.amp_obj_root, "test")
 
@@ -25,9 +25,10 @@ config.substitutions.append(
     ("%amp_plugin", os.path.join(config.amp_lib_dir, "AmpPlugin.so")))
 config.substitutions.append(
     ("%corpus", os.path.join(config.amp_src_root, "third_party", "corpus")))
-config.substitutions.append(("%cmake", config.cmake_command))
+# Longer names first: lit substitutes in order.
 config.substitutions.append(("%cmake_generator", config.cmake_generator))
 config.substitutions.append(("%cmake_make_program", config.cmake_make_program))
+config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%cxx", config.cxx_compiler))
 config.substitutions.append(("%mlir_dir", config.mlir_dir))
 
