@@ -1,0 +1,167 @@
+//===- FloatConversionTest.cpp - Tests of the 16-bit constant conversion --===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The bit-level F32 -> F16/BF16 paths must agree with llvm::APFloat's
+// round-to-nearest-even on every class of value, and report overflow,
+// flush-to-zero and the FLT_MAX sentinel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Utils/FloatConversion.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/bit.h"
+
+#include "gtest/gtest.h"
+
+#include <cfloat>
+#include <cmath>
+#include <random>
+
+using namespace mlir;
+using namespace mlir::amp;
+
+namespace {
+
+class FloatConversionTest : public ::testing::Test {
+protected:
+  MLIRContext ctx;
+  Builder b{&ctx};
+
+  /// Converts `values` as one dense constant and returns the raw 16-bit
+  /// results.
+  std::vector<uint16_t> convert(ArrayRef<float> values, FloatType target,
+                                RangeSummary *summary = nullptr) {
+    auto type = RankedTensorType::get({(int64_t)values.size()}, b.getF32Type());
+    auto attr = DenseElementsAttr::get(type, values);
+    auto result = cast<DenseElementsAttr>(
+        convertFloatConstant(attr, target, summary));
+    std::vector<uint16_t> bits;
+    for (APFloat v : result.getValues<APFloat>())
+      bits.push_back(v.bitcastToAPInt().getZExtValue());
+    return bits;
+  }
+
+  /// The reference: APFloat, round to nearest even.
+  static uint16_t reference(float value, FloatType target) {
+    APFloat v(value);
+    bool losesInfo;
+    v.convert(target.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+              &losesInfo);
+    return v.bitcastToAPInt().getZExtValue();
+  }
+
+  /// Values that round to a finite non-zero value agree with APFloat.
+  void expectAgreesWithAPFloat(FloatType target) {
+    std::mt19937 rng(1234);
+    std::vector<float> values;
+    // Every exponent, random mantissas, both signs.
+    for (int e = -149; e <= 127; ++e)
+      for (int i = 0; i < 40; ++i) {
+        float m = 1.0f + std::uniform_real_distribution<float>(0, 1)(rng);
+        values.push_back(std::ldexp(i % 2 ? m : -m, e));
+      }
+    // Exact ties and their neighbours around every f16/bf16 step.
+    for (uint32_t bits = 0x38000000u; bits < 0x47800000u; bits += 0x1000u) {
+      values.push_back(llvm::bit_cast<float>(bits));
+      values.push_back(llvm::bit_cast<float>(bits + 0x0fffu));
+      values.push_back(llvm::bit_cast<float>(bits + 0x1001u));
+    }
+    RangeSummary summary;
+    std::vector<uint16_t> got = convert(values, target, &summary);
+    ASSERT_EQ(got.size(), values.size());
+    int64_t compared = 0;
+    for (size_t i = 0; i < values.size(); ++i) {
+      uint16_t want = reference(values[i], target);
+      APFloat wantValue(target.getFloatSemantics(), APInt(16, want));
+      bool special = wantValue.isInfinity() || wantValue.isZero() ||
+                     std::fabs(values[i]) == FLT_MAX;
+      if (special)
+        continue; // Clamped by design; covered by the range tests below.
+      ++compared;
+      EXPECT_EQ(got[i], want) << "value " << values[i];
+    }
+    EXPECT_GT(compared, 5000);
+  }
+};
+
+TEST_F(FloatConversionTest, F16AgreesWithAPFloat) {
+  expectAgreesWithAPFloat(b.getF16Type());
+}
+
+TEST_F(FloatConversionTest, BF16AgreesWithAPFloat) {
+  expectAgreesWithAPFloat(b.getBF16Type());
+}
+
+TEST_F(FloatConversionTest, F16RangeIsReported) {
+  RangeSummary summary;
+  std::vector<uint16_t> got =
+      convert({1.0f, 70000.0f, -1.0e-12f, 65504.0f, 65520.0f, 0.0f,
+               std::ldexp(1.0f, -24), FLT_MAX, -FLT_MAX, INFINITY},
+              b.getF16Type(), &summary);
+  EXPECT_EQ(summary.numValues, 10);
+  EXPECT_EQ(summary.numOverflow, 2);  // 70000 and 65520 (rounds to inf)
+  EXPECT_EQ(summary.numUnderflow, 1); // -1e-12
+  EXPECT_EQ(summary.numSentinel, 2);  // +-FLT_MAX
+  EXPECT_FALSE(summary.fits());
+  EXPECT_EQ(got[1], 0x7bffu);  // clamped to the largest finite value
+  EXPECT_EQ(got[2], 0x8001u);  // clamped to the smallest negative subnormal
+  EXPECT_EQ(got[3], 0x7bffu);  // 65504 is exact
+  EXPECT_EQ(got[6], 0x0001u);  // 2^-24, the smallest subnormal, is exact
+  EXPECT_EQ(got[7], 0x7bffu);  // FLT_MAX sentinel
+  EXPECT_EQ(got[8], 0xfbffu);  // -FLT_MAX sentinel
+  EXPECT_EQ(got[9], 0x7c00u);  // infinity stays infinity
+}
+
+TEST_F(FloatConversionTest, BF16Range) {
+  RangeSummary summary;
+  convert({1.0e30f, 1.0e-30f, FLT_MAX, 1.0e-45f}, b.getBF16Type(), &summary);
+  EXPECT_EQ(summary.numOverflow, 0);
+  EXPECT_EQ(summary.numUnderflow, 1); // the f32 subnormal 1e-45
+  EXPECT_EQ(summary.numSentinel, 1);
+}
+
+TEST_F(FloatConversionTest, SplatsCountEveryElement) {
+  auto type = RankedTensorType::get({4, 8}, b.getF32Type());
+  auto splat = DenseElementsAttr::get(type, 1.0e6f);
+  RangeSummary summary = checkFloatRange(splat, b.getF16Type());
+  EXPECT_EQ(summary.numValues, 32);
+  EXPECT_EQ(summary.numOverflow, 32);
+  auto converted =
+      cast<DenseElementsAttr>(convertFloatConstant(splat, b.getF16Type()));
+  EXPECT_TRUE(converted.isSplat());
+  EXPECT_TRUE(converted.getElementType().isF16());
+}
+
+TEST_F(FloatConversionTest, ScalarsAndOtherTypes) {
+  auto f32 = b.getF32FloatAttr(0.1f);
+  auto f16 = dyn_cast<FloatAttr>(convertFloatConstant(f32, b.getF16Type()));
+  ASSERT_TRUE(f16);
+  EXPECT_EQ(f16.getValue().bitcastToAPInt().getZExtValue(),
+            reference(0.1f, b.getF16Type()));
+  // A target without a fast path goes through APFloat.
+  auto f8 = Float8E4M3FNType::get(&ctx);
+  RangeSummary summary;
+  auto converted =
+      dyn_cast<FloatAttr>(convertFloatConstant(b.getF32FloatAttr(1000.0f), f8,
+                                               &summary));
+  ASSERT_TRUE(converted);
+  EXPECT_EQ(summary.numOverflow, 1); // f8E4M3FN tops out at 448
+  EXPECT_EQ(converted.getValueAsDouble(), 448.0);
+}
+
+TEST_F(FloatConversionTest, ByteSizes) {
+  auto type = RankedTensorType::get({3, 5}, b.getF32Type());
+  EXPECT_EQ(getConstantByteSize(DenseElementsAttr::get(type, 1.0f)), 60);
+  EXPECT_EQ(getConstantByteSize(b.getF16FloatAttr(1.0f)), 2);
+  EXPECT_EQ(getConstantByteSize(b.getStringAttr("x")), 0);
+}
+
+} // namespace
