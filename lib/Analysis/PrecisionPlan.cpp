@@ -62,8 +62,10 @@ LogicalResult PrecisionPlan::run() {
   if (failed(assignPrecisions()))
     return failure();
   forwardSweep();
-  countUses();
-  backwardSweep();
+  if (options.grayStrategy == GrayStrategy::FewestCasts) {
+    countUses();
+    backwardSweep();
+  }
   return success();
 }
 

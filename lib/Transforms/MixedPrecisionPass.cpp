@@ -195,6 +195,13 @@ LogicalResult AmpMixedPrecisionPass::initialize(MLIRContext *ctx) {
   else
     return error() << "invalid unknown-ops '" << unknownOps
                    << "'; expected one of: red, gray, error";
+  if (grayStrategy == "fewest-casts")
+    resolved.grayStrategy = GrayStrategy::FewestCasts;
+  else if (grayStrategy == "follow")
+    resolved.grayStrategy = GrayStrategy::Follow;
+  else
+    return error() << "invalid gray-strategy '" << grayStrategy
+                   << "'; expected one of: fewest-casts, follow";
   resolved.clampConstants = clampConstants;
   resolved.keepIOTypes = keepIOTypes;
   resolved.remarks = remarks;

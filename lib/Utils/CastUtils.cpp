@@ -26,7 +26,8 @@ static Type withElement(Type type, Type elementType) {
 bool mlir::amp::isCastableFloatType(Type type) {
   if (isa<FloatType>(type))
     return true;
-  if (isa<TensorType, VectorType>(type))
+  // arith and tosa casts need ranked tensors.
+  if (isa<RankedTensorType, VectorType>(type))
     return isa<FloatType>(cast<ShapedType>(type).getElementType());
   return false;
 }

@@ -8,6 +8,7 @@
 // RUN: amp-opt %t/list-typo.mlir --amp-mixed-precision=green=linalg.matmull --verify-diagnostics
 // RUN: amp-opt %t/list-dialect.mlir --amp-mixed-precision=red=foo.bar --verify-diagnostics
 // RUN: amp-opt %t/list-twice.mlir --amp-mixed-precision="green=math.exp red=math.exp" --verify-diagnostics
+// RUN: amp-opt %t/gray-strategy.mlir --amp-mixed-precision=gray-strategy=always --verify-diagnostics
 // RUN: amp-opt %t/unknown-ops.mlir --amp-mixed-precision=unknown-ops=blue --verify-diagnostics
 // RUN: amp-opt %t/policy-parse.mlir "--amp-mixed-precision=policy=#amp.default_policy<min_macs=>" --verify-diagnostics
 // RUN: amp-opt %t/policy-kind.mlir "--amp-mixed-precision=policy=#amp.color<red>" --verify-diagnostics
@@ -47,6 +48,10 @@ func.func @f() { return }
 
 //--- list-twice.mlir
 // expected-error@unknown {{amp-mixed-precision: op 'math.exp' is in two lists (green and red)}}
+func.func @f() { return }
+
+//--- gray-strategy.mlir
+// expected-error@unknown {{amp-mixed-precision: invalid gray-strategy 'always'; expected one of: fewest-casts, follow}}
 func.func @f() { return }
 
 //--- unknown-ops.mlir

@@ -42,6 +42,14 @@ namespace amp {
 /// in a list, unknown to the policy).
 enum class UnknownOpPolicy { Red, Gray, Error };
 
+/// How gray ops whose inputs are available in low precision are decided.
+enum class GrayStrategy {
+  /// Run low unless staying in FP32 needs no more casts (both sweeps).
+  FewestCasts,
+  /// Always run low (the forward sweep alone; TVM's local rule).
+  Follow,
+};
+
 /// The resolved options of a mixed-precision conversion.
 struct MixedPrecisionOptions {
   /// The low-precision type (f16 or bf16).
@@ -53,6 +61,7 @@ struct MixedPrecisionOptions {
   /// Indices of green ops kept in FP32 (negative: from the end).
   SmallVector<int64_t> skipLayers;
   UnknownOpPolicy unknownOps = UnknownOpPolicy::Red;
+  GrayStrategy grayStrategy = GrayStrategy::FewestCasts;
   /// Clamp out-of-range constants instead of keeping consumers in FP32.
   bool clampConstants = false;
   /// Keep function signatures (casts at the boundaries).

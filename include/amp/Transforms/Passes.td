@@ -79,6 +79,11 @@ def AmpMixedPrecisionPass : Pass<"amp-mixed-precision"> {
                "Indices of green ops, in program order per function, kept in "
                "FP32; negative indices count from the end (0,-1 = first and "
                "last layer)">,
+    Option<"grayStrategy", "gray-strategy", "std::string",
+           /*default=*/"\"fewest-casts\"",
+           "How gray ops are decided: fewest-casts (a gray op whose inputs "
+           "are low runs low unless staying in FP32 saves casts) or follow "
+           "(every gray op whose inputs are low runs low, as TVM does)">,
     Option<"unknownOps", "unknown-ops", "std::string", /*default=*/"\"red\"",
            "How to treat ops without a color: red (stay FP32, with a "
            "remark), gray (follow inputs) or error">,

@@ -22,8 +22,9 @@ namespace mlir {
 namespace amp {
 
 /// Returns true if `type` is a value amp can give another float element type
-/// with a cast: a float scalar, a tensor or a vector of floats. Memrefs are
-/// not: converting them needs a copy.
+/// with a cast: a float scalar, a ranked tensor or a vector of floats.
+/// Memrefs are not (converting them needs a copy), nor are unranked tensors
+/// (no cast op accepts them).
 bool isCastableFloatType(Type type);
 
 /// Returns true if `op` is a float-to-float cast: arith.extf, arith.truncf or
