@@ -18,7 +18,11 @@ echo "== amp-opt --amp-mixed-precision ${model#$root/}"
 grep -E "func.func|linalg\.(matmul|batch_matmul|conv)|tosa\.(matmul|conv)|arith\.(truncf|extf)|tosa\.cast|math\.|dense<.*xf16>|return" "$out" \
   | sed -E 's/^ +/  /' | cut -c1-150
 
-python3 - "$report" <<'PY'
+sig_before=$(grep -E "^ *func.func" "$model" | sed -E 's/%[A-Za-z0-9_]+/%/g; s/ *\{$//' | tr -d ' ')
+sig_after=$("$amp_opt" "$out" | grep -E "^ *func.func" | sed -E 's/%[A-Za-z0-9_]+/%/g; s/ *\{$//' | tr -d ' ')
+[ "$sig_before" = "$sig_after" ] && signature="signature unchanged" || signature="signature CHANGED"
+
+python3 - "$report" "$signature" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 t = r["totals"]
@@ -29,5 +33,5 @@ print(f"== summary: {t['ops']} ops: {t['green']} green ({target} inputs, "
       f"{t['gray_fp32']} gray kept in FP32, {t['red']} red in FP32; "
       f"{t['casts_inserted']} casts inserted; float constants "
       f"{kib(t['constant_bytes_before'])} -> {kib(t['constant_bytes_after'])}; "
-      f"signature unchanged")
+      f"{sys.argv[2]}")
 PY
