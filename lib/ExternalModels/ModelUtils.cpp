@@ -40,17 +40,26 @@ LogicalResult models::retypePayload(RewriterBase &rewriter, Operation *op,
                                     Region &region, FloatType from,
                                     FloatType to,
                                     function_ref<bool(BlockArgument)> retypeArg) {
-  // Values captured from above: use converted copies made before `op`.
-  llvm::SetVector<Value> captured;
-  getUsedValuesDefinedAbove(region, captured);
-  for (Value value : captured) {
-    if (getElementTypeOrSelf(value.getType()) != from)
-      continue;
-    rewriter.setInsertionPoint(op);
-    Value converted = materializeElementType(rewriter, op->getLoc(), value, to,
-                                             /*preferTosa=*/false);
-    replaceAllUsesInRegionWith(value, converted, region);
-  }
+  // Values captured from above: use converted copies made before `op`. The
+  // uses are found by walking the region (not the value's use list, which
+  // may hold thousands of uses in other payloads).
+  DenseMap<Value, Value> converted;
+  region.walk([&](Operation *inner) {
+    for (OpOperand &operand : inner->getOpOperands()) {
+      Value value = operand.get();
+      if (getElementTypeOrSelf(value.getType()) != from ||
+          region.isAncestor(value.getParentRegion()))
+        continue;
+      Value &copy = converted[value];
+      if (!copy) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPoint(op);
+        copy = materializeElementType(rewriter, op->getLoc(), value, to,
+                                      /*preferTosa=*/false);
+      }
+      rewriter.modifyOpInPlace(inner, [&] { operand.set(copy); });
+    }
+  });
 
   for (Block &block : region) {
     for (BlockArgument arg : block.getArguments())
