@@ -204,12 +204,23 @@ struct LinalgOpModel
       if (BlockArgument arg = newLinalg.getMatchingBlockArgument(&operand))
         arg.setType(getElementTypeOrSelf(operand.get().getType()));
     if (green) {
-      // Inputs become narrow, the arithmetic stays as it was.
+      // The arithmetic stays as it was: arguments that became narrower are
+      // widened at the start of the payload, and yielded values are narrowed
+      // to the result type (an f16 accumulator rounds at every step).
       models::widenArguments(rewriter, payload, sourceType,
-                             [&](BlockArgument arg) {
-                               return arg.getArgNumber() <
-                                      newLinalg.getNumDpsInputs();
-                             });
+                             [](BlockArgument) { return true; });
+      Operation *yield = payload.front().getTerminator();
+      rewriter.setInsertionPoint(yield);
+      for (auto [index, init] : llvm::enumerate(newLinalg.getDpsInits())) {
+        Value value = yield->getOperand(index);
+        Type elt = getElementTypeOrSelf(init.getType());
+        if (value.getType() == elt || !isa<FloatType>(elt))
+          continue;
+        Value narrow = createFloatCast(rewriter, yield->getLoc(), value, elt,
+                                       /*preferTosa=*/false);
+        rewriter.modifyOpInPlace(yield,
+                                 [&] { yield->setOperand(index, narrow); });
+      }
       return newOp;
     }
     if (failed(models::retypePayload(rewriter, newOp, payload, sourceType,

@@ -98,9 +98,11 @@ struct CastRecorder : public RewriterBase::Listener {
   void notifyOperationInserted(Operation *op,
                                OpBuilder::InsertPoint) override {
     if (isFloatCast(op))
-      casts.push_back(op);
+      casts.insert(op);
   }
-  SmallVector<Operation *> casts;
+  /// A rewrite that was rolled back erases what it made.
+  void notifyOperationErased(Operation *op) override { casts.remove(op); }
+  llvm::SetVector<Operation *> casts;
 };
 
 /// Keeps one cast per (value, type): a cast dominated by an equal one is
@@ -486,7 +488,7 @@ mlir::amp::convertToMixedPrecision(Operation *root,
     out.records.push_back(std::move(record));
   }
 
-  deduplicateCasts(root, recorder.casts, rewriter);
+  deduplicateCasts(root, recorder.casts.takeVector(), rewriter);
   casts.eraseDead();
   out.stats.casts = casts.countLiveCasts();
   out.stats.foldedConstants = casts.countLiveConstants();
