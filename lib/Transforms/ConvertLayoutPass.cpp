@@ -65,6 +65,23 @@ LayerSelection getDefaultSelection() {
   return LayerSelection::ofKinds({LayerKind::convolution, LayerKind::pooling});
 }
 
+/// Parses an `ops` list of the layout conversion: layer kinds other than
+/// convolutions and poolings have no layout to convert.
+FailureOr<LayerSelection> parseLayoutSelection(Location loc,
+                                               ArrayRef<std::string> entries,
+                                               StringRef prefix,
+                                               bool loadDialects) {
+  for (const std::string &entry : entries)
+    if (std::optional<LayerKind> kind = symbolizeLayerKind(entry);
+        kind && *kind != LayerKind::convolution &&
+        *kind != LayerKind::pooling)
+      return emitError(loc) << prefix << ": '" << entry
+                            << "' in ops= has no layout to convert (expected "
+                               "convolution, pooling or op names)";
+  return LayerSelection::parse(loc, entries, /*layersOnly=*/true, prefix,
+                               "ops", loadDialects);
+}
+
 LogicalResult AmpConvertLayoutPass::initialize(MLIRContext *ctx) {
   std::optional<FilterLayout> filter = symbolizeFilterLayout(filterLayout);
   if (!filter)
@@ -76,8 +93,9 @@ LogicalResult AmpConvertLayoutPass::initialize(MLIRContext *ctx) {
     optionSelection = getDefaultSelection();
     return success();
   }
-  FailureOr<LayerSelection> parsed = LayerSelection::parse(
-      UnknownLoc::get(ctx), ops, /*layersOnly=*/true, "amp-convert-layout", "ops");
+  FailureOr<LayerSelection> parsed =
+      parseLayoutSelection(UnknownLoc::get(ctx), ops, "amp-convert-layout",
+                           /*loadDialects=*/true);
   if (failed(parsed))
     return failure();
   optionSelection = std::move(*parsed);
@@ -95,9 +113,8 @@ AmpConvertLayoutPass::makeScope(Operation *op, LayoutConfigAttr config) const {
     for (Attribute entry : entries)
       names.push_back(cast<StringAttr>(entry).getValue().str());
     FailureOr<LayerSelection> parsed =
-        LayerSelection::parse(op->getLoc(), names, /*layersOnly=*/true,
-                              "amp.layout_config", "ops",
-                              /*loadDialects=*/false);
+        parseLayoutSelection(op->getLoc(), names, "amp.layout_config",
+                             /*loadDialects=*/false);
     if (failed(parsed))
       return failure();
     selection = std::move(*parsed);
