@@ -123,6 +123,9 @@ mlir::amp::collectLayers(Operation *root, const LayerSelection &selection,
       return WalkResult::skip();
     if (selection.matches(op))
       layers.push_back(op);
+    // The payload of a layer (or of any linalg op) is its own business.
+    if (isa<LayerOpInterface>(op))
+      return WalkResult::skip();
     return WalkResult::advance();
   });
   return layers;

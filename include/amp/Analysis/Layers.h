@@ -67,8 +67,9 @@ private:
 };
 
 /// The ops nested in `root` (never `root` itself) that `selection` matches,
-/// in program order. Subtrees rooted at ops for which `isOtherScope` returns
-/// true are not entered (they belong to another scope).
+/// in program order. The regions of ops with LayerOpInterface (the payloads
+/// of linalg ops) are not entered, nor are subtrees rooted at ops for which
+/// `isOtherScope` returns true (they belong to another scope).
 SmallVector<Operation *>
 collectLayers(Operation *root, const LayerSelection &selection,
               function_ref<bool(Operation *)> isOtherScope = nullptr);
