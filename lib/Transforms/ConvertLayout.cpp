@@ -315,7 +315,17 @@ mlir::amp::convertToChannelsLast(RewriterBase &rewriter, Operation *op,
       transposes->push_back(value.getDefiningOp());
     return value;
   };
-  Value newInput = record(createTranspose(rewriter, loc, input, kToChannelsLast));
+  // Layers that read the same input share its transpose.
+  auto transposeInput = [&]() -> Value {
+    for (Operation *user : input.getUsers())
+      if (user != op && user->getBlock() == op->getBlock() &&
+          user->isBeforeInBlock(op) &&
+          isTransposeWith(user, kToChannelsLast) &&
+          isa<linalg::TransposeOp>(user))
+        return user->getResult(0);
+    return record(createTranspose(rewriter, loc, input, kToChannelsLast));
+  };
+  Value newInput = transposeInput();
   ArrayRef<int64_t> filterPerm =
       filter == FilterLayout::hwcf ? form->hwcfFilter : form->fhwcFilter;
   Value newWeight = filterPerm.empty()
