@@ -555,7 +555,12 @@ struct SinkChannelsFirstTranspose : public LayoutPattern<linalg::TransposeOp> {
       rewriteGeneric(rewriter, cast<linalg::GenericOp>(generic));
     for (Operation *pad : pads)
       rewritePad(rewriter, cast<tensor::PadOp>(pad), transpose);
-    return success(!generics.empty() || !pads.empty());
+    if (generics.empty() && pads.empty())
+      return failure();
+    // Other patterns may move it below its remaining users: revisit it.
+    if (!transpose->use_empty())
+      rewriter.modifyOpInPlace(transpose, [] {});
+    return success();
   }
 
 private:
@@ -678,21 +683,31 @@ private:
   }
 };
 
-/// TOSA elementwise ops, through which a tosa.transpose moves.
-bool isTosaElementwise(Operation *op) {
-  return op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() ||
-         isa<tosa::MulOp, tosa::CastOp>(op);
+/// Elementwise ops through which a transpose moves: TOSA elementwise ops for
+/// tosa.transpose (they broadcast between equal ranks), ops with the
+/// Elementwise trait (arith and math on tensors, the casts of mixed
+/// precision) for linalg.transpose.
+template <typename TransposeOpTy>
+bool isElementwiseFor(Operation *op) {
+  if constexpr (std::is_same_v<TransposeOpTy, tosa::TransposeOp>)
+    return op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() ||
+           isa<tosa::MulOp, tosa::CastOp>(op);
+  else
+    return op->hasTrait<OpTrait::Elementwise>() && op->getNumRegions() == 0;
 }
 
-/// Moves an NHWC -> NCHW tosa.transpose below a TOSA elementwise user whose
-/// other rank-4 operands are such transposes too or constants.
-struct SinkTosaChannelsFirstTranspose
-    : public LayoutPattern<tosa::TransposeOp> {
-  using LayoutPattern::LayoutPattern;
+/// Moves an NHWC -> NCHW transpose below elementwise users whose other
+/// rank-4 operands are such transposes too or constants.
+template <typename TransposeOpTy>
+struct SinkChannelsFirstThroughElementwise
+    : public LayoutPattern<TransposeOpTy> {
+  using LayoutPattern<TransposeOpTy>::LayoutPattern;
+  static constexpr bool kTosa = std::is_same_v<TransposeOpTy, tosa::TransposeOp>;
 
-  LogicalResult matchAndRewrite(tosa::TransposeOp transpose,
+  LogicalResult matchAndRewrite(TransposeOpTy transpose,
                                 PatternRewriter &rewriter) const override {
-    if (!isTransposeWith(transpose, kToChannelsFirst) || frozen(transpose))
+    if (!isTransposeWith(transpose, kToChannelsFirst) ||
+        this->frozen(transpose))
       return failure();
     // All users at once: the driver does not revisit this transpose.
     SmallVector<Operation *> users;
@@ -702,10 +717,36 @@ struct SinkTosaChannelsFirstTranspose
     bool changed = false;
     for (Operation *user : users)
       changed |= succeeded(rewriteUser(rewriter, user));
-    return success(changed);
+    if (!changed)
+      return failure();
+    // Other patterns may move it below its remaining users: revisit it.
+    if (!transpose->use_empty())
+      rewriter.modifyOpInPlace(transpose, [] {});
+    return success();
   }
 
 private:
+  /// The elements of a constant, if `def` is one of the right kind.
+  static Attribute getConstantValue(Operation *def) {
+    if constexpr (kTosa) {
+      if (auto constant = dyn_cast_or_null<tosa::ConstOp>(def))
+        return constant.getValues();
+    } else {
+      if (auto constant = dyn_cast_or_null<arith::ConstantOp>(def))
+        return constant.getValue();
+    }
+    return {};
+  }
+
+  /// True if the rank-4 operand `value` can be had in NHWC without a new
+  /// transpose.
+  bool isMovable(Value value) const {
+    Operation *def = value.getDefiningOp();
+    if (isTransposeWith(def, kToChannelsFirst) && !this->frozen(def))
+      return true;
+    return isa_and_nonnull<ElementsAttr>(getConstantValue(def));
+  }
+
   /// The operand `value` of the user in NHWC, or null if it cannot be had
   /// without a new transpose. Operands of other ranks stay as they are.
   Value getChannelsLast(PatternRewriter &rewriter, Value value,
@@ -714,18 +755,21 @@ private:
     if (!type || type.getRank() != 4)
       return value;
     Operation *def = value.getDefiningOp();
-    if (isTransposeWith(def, kToChannelsFirst) && !frozen(def))
+    if (isTransposeWith(def, kToChannelsFirst) && !this->frozen(def))
       return getTransposeInput(def);
-    if (auto constant = dyn_cast_or_null<tosa::ConstOp>(def))
-      if (TypedAttr transposed =
-              transposeElements(constant.getValues(), kToChannelsLast))
-        return tosa::ConstOp::create(rewriter, loc, transposed.getType(),
-                                     cast<ElementsAttr>(transposed));
-    return {};
+    TypedAttr transposed =
+        transposeElements(getConstantValue(def), kToChannelsLast);
+    if (!transposed)
+      return {};
+    if constexpr (kTosa)
+      return tosa::ConstOp::create(rewriter, loc, transposed.getType(),
+                                   cast<ElementsAttr>(transposed));
+    else
+      return arith::ConstantOp::create(rewriter, loc, transposed);
   }
 
   LogicalResult rewriteUser(PatternRewriter &rewriter, Operation *user) const {
-    if (!isTosaElementwise(user) || user->getNumResults() != 1)
+    if (!isElementwiseFor<TransposeOpTy>(user) || user->getNumResults() != 1)
       return failure();
     auto resultType = dyn_cast<RankedTensorType>(user->getResult(0).getType());
     if (!resultType || resultType.getRank() != 4)
@@ -733,12 +777,7 @@ private:
     // Check first, so that a failure creates nothing.
     for (Value operand : user->getOperands()) {
       auto type = dyn_cast<RankedTensorType>(operand.getType());
-      if (!type || type.getRank() != 4)
-        continue;
-      Operation *def = operand.getDefiningOp();
-      bool movable = (isTransposeWith(def, kToChannelsFirst) && !frozen(def)) ||
-                     isa_and_nonnull<tosa::ConstOp>(def);
-      if (!movable)
+      if (type && type.getRank() == 4 && !isMovable(operand))
         return failure();
     }
     Location loc = user->getLoc();
@@ -757,9 +796,11 @@ private:
           applyPermutation(resultType.getShape(), kToChannelsLast)));
     });
     rewriter.setInsertionPointAfter(newOp);
-    rewriter.replaceOp(user, createTosaTranspose(rewriter, loc,
-                                                 newOp->getResult(0),
-                                                 kToChannelsFirst));
+    Value back = kTosa ? createTosaTranspose(rewriter, loc, newOp->getResult(0),
+                                             kToChannelsFirst)
+                       : createTranspose(rewriter, loc, newOp->getResult(0),
+                                         kToChannelsFirst);
+    rewriter.replaceOp(user, back);
     return success();
   }
 };
@@ -796,7 +837,9 @@ void mlir::amp::populateAmpLayoutPropagationPatterns(
   patterns.add<FoldTransposeOfProducer, FoldTosaTransposeOfConst,
                CancelInverseTransposes<linalg::TransposeOp>,
                CancelInverseTransposes<tosa::TransposeOp>,
-               SinkChannelsFirstTranspose, SinkTosaChannelsFirstTranspose>(
+               SinkChannelsFirstTranspose,
+               SinkChannelsFirstThroughElementwise<linalg::TransposeOp>,
+               SinkChannelsFirstThroughElementwise<tosa::TransposeOp>>(
       ctx, isFrozen);
 }
 

@@ -23,6 +23,7 @@
 // RUN: amp-opt %s --amp-convert-layout=propagate=false | %mlir-opt %{lower} | %{run} | FileCheck %s
 // With mixed precision on top: the values are integers small enough for f16.
 // RUN: amp-opt %s --amp-convert-layout --amp-mixed-precision | %mlir-opt %{lower} | %{run} | FileCheck %s
+// RUN: amp-opt %s --amp-mixed-precision --amp-convert-layout | %mlir-opt %{lower} | %{run} | FileCheck %s
 
 // Every output of the original, in the order printMemrefF32 prints them.
 // CHECK: data =

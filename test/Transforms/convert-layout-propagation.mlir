@@ -184,3 +184,27 @@ func.func @mixed_layouts(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %i: t
   } -> tensor<1x4x6x6xf32>
   return %g : tensor<1x4x6x6xf32>
 }
+
+// -----
+
+// After --amp-mixed-precision, casts on tensors sit between the layers: the
+// transpose moves through them (and through arith ops with constant
+// operands) too.
+// CHECK-LABEL: func.func @through_casts
+// CHECK: %[[C1:.+]] = linalg.conv_2d_nhwc_hwcf {{.*}} -> tensor<1x6x6x4xf32>
+// CHECK: %[[T:.+]] = arith.truncf %[[C1]] : tensor<1x6x6x4xf32> to tensor<1x6x6x4xf16>
+// CHECK: %[[M:.+]] = arith.maximumf %[[T]], %{{.+}} : tensor<1x6x6x4xf16>
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[M]], %{{.+}} : tensor<1x6x6x4xf16>, tensor<3x3x4x4xf16>)
+// CHECK-COUNT-1: linalg.transpose {{.*}} permutation = [0, 3, 1, 2]
+// CHECK-NOT: linalg.transpose
+func.func @through_casts(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %i: tensor<1x4x6x6xf32>,
+                         %w2: tensor<4x4x3x3xf16>, %i2: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  %zero = arith.constant dense<0.0> : tensor<1x4x6x6xf16>
+  %c1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%x, %w : tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) outs(%i : tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %t = arith.truncf %c1 : tensor<1x4x6x6xf32> to tensor<1x4x6x6xf16>
+  %m = arith.maximumf %t, %zero : tensor<1x4x6x6xf16>
+  %c2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%m, %w2 : tensor<1x4x6x6xf16>, tensor<4x4x3x3xf16>) outs(%i2 : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %c2 : tensor<1x4x4x4xf32>
+}
