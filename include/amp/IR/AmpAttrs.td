@@ -103,7 +103,7 @@ def Amp_LayoutConfigAttr : Amp_Attr<"LayoutConfig", "layout_config"> {
       they count the layers selected by `ops` in this scope, in program
       order, and negative indices count from the end (`-1` is the last);
     * `ops`: the layers to convert, as op names (`linalg.pooling_nchw_max`)
-      or layer kinds (`convolution`, `matmul`, `pooling`); the default is
+      or layer kinds (`convolution`, `pooling`); the default is
       `["convolution", "pooling"]`, and `[]` converts nothing.
 
     A layer follows the nearest enclosing `amp.layout_config`; layers
