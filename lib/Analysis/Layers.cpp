@@ -39,10 +39,11 @@ LayerSelection LayerSelection::ofKinds(ArrayRef<LayerKind> kinds) {
   return selection;
 }
 
-FailureOr<LayerSelection>
-LayerSelection::parse(Location loc, ArrayRef<std::string> entries,
-                      bool layersOnly, StringRef pass, StringRef option,
-                      bool loadDialects) {
+FailureOr<LayerSelection> LayerSelection::parse(Location loc,
+                                                ArrayRef<std::string> entries,
+                                                bool layersOnly, StringRef pass,
+                                                StringRef option,
+                                                bool loadDialects) {
   MLIRContext *ctx = loc.getContext();
   auto error = [&]() { return emitError(loc) << pass << ": "; };
   LayerSelection selection;
@@ -59,8 +60,8 @@ LayerSelection::parse(Location loc, ArrayRef<std::string> entries,
     std::string reason;
     switch (checkOpName(ctx, entry, reason, loadDialects)) {
     case OpNameStatus::Unknown: {
-      InFlightDiagnostic diag =
-          error() << "unknown op name '" << entry << "' in " << option << "=";
+      InFlightDiagnostic diag = error() << "unknown op name '" << entry
+                                        << "' in " << option << "=";
       if (!reason.empty())
         diag << " " << reason;
       return diag;
@@ -95,15 +96,17 @@ bool LayerSelection::matchesEntry(Operation *op, StringRef entry) const {
 bool LayerSelection::matches(Operation *op) const {
   if (everyOp)
     return true;
-  return llvm::any_of(
-      entries, [&](const std::string &entry) { return matchesEntry(op, entry); });
+  return llvm::any_of(entries, [&](const std::string &entry) {
+    return matchesEntry(op, entry);
+  });
 }
 
 SmallVector<std::string>
 LayerSelection::getUnmatchedEntries(ArrayRef<Operation *> ops) const {
   SmallVector<std::string> unmatched;
   for (const std::string &entry : entries)
-    if (llvm::none_of(ops, [&](Operation *op) { return matchesEntry(op, entry); }))
+    if (llvm::none_of(ops,
+                      [&](Operation *op) { return matchesEntry(op, entry); }))
       unmatched.push_back(entry);
   return unmatched;
 }
@@ -139,8 +142,9 @@ mlir::amp::resolveSkipLayers(ArrayRef<int64_t> indices, int64_t count,
     int64_t position = index < 0 ? count + index : index;
     if (position < 0 || position >= count)
       return emitError() << "skip-layers index " << index
-                         << " is out of range (there " << (count == 1 ? "is " : "are ")
-                         << count << " layer" << (count == 1 ? "" : "s") << ")";
+                         << " is out of range (there "
+                         << (count == 1 ? "is " : "are ") << count << " layer"
+                         << (count == 1 ? "" : "s") << ")";
     skipped.set(position);
   }
   return skipped;

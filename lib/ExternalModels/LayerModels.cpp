@@ -91,8 +91,8 @@ FailureOr<Operation *> recastThroughMixedPrecision(Operation *op,
     if (iface.isDataOperand(*input))
       operands[input->getOperandNumber()] = convertElementType(
           rewriter, op->getLoc(), input->get(), inputType, false);
-  FailureOr<Operation *> newOp = iface.rewriteInPrecision(
-      rewriter, operands, inputFloat, accumulateFloat);
+  FailureOr<Operation *> newOp =
+      iface.rewriteInPrecision(rewriter, operands, inputFloat, accumulateFloat);
   if (failed(newOp))
     return op->emitError() << "cannot recast '" << op->getName() << "'";
   return newOp;
@@ -132,8 +132,8 @@ struct LinalgLayerModel
         operands[input->getOperandNumber()] =
             convertElementType(rewriter, loc, input->get(), inputType, false);
     for (OpOperand &init : linalgOp.getDpsInitsMutable())
-      operands[init.getOperandNumber()] = convertElementType(
-          rewriter, loc, init.get(), accumulateType, false);
+      operands[init.getOperandNumber()] =
+          convertElementType(rewriter, loc, init.get(), accumulateType, false);
 
     Operation *newOp = rewriter.clone(*op);
     auto newLinalg = cast<linalg::LinalgOp>(newOp);
@@ -149,8 +149,7 @@ struct LinalgLayerModel
   }
 };
 
-template <typename... OpTys>
-void attachLinalgLayerModels(MLIRContext *ctx) {
+template <typename... OpTys> void attachLinalgLayerModels(MLIRContext *ctx) {
   (OpTys::template attachInterface<LinalgLayerModel<OpTys>>(*ctx), ...);
 }
 
@@ -199,11 +198,10 @@ FailureOr<Type> lookupTosaOutputType(Operation *op,
       if (typeName(candidate) == rule.output)
         return candidate;
   }
-  InFlightDiagnostic diag = op->emitError()
-                            << "TOSA 1.0 defines no '" << op->getName()
-                            << "' with " << input << " inputs and "
-                            << accumulate
-                            << " accumulation; it defines (inputs/accumulation): ";
+  InFlightDiagnostic diag =
+      op->emitError() << "TOSA 1.0 defines no '" << op->getName() << "' with "
+                      << input << " inputs and " << accumulate
+                      << " accumulation; it defines (inputs/accumulation): ";
   llvm::interleaveComma(rules, diag, [&](const TosaTypeRule &rule) {
     diag << rule.input << "/" << rule.accumulate;
   });

@@ -124,8 +124,7 @@ TypedAttr transposeElements(Attribute attr, ArrayRef<int64_t> permutation,
   if (!elements)
     return {};
   auto type = dyn_cast<RankedTensorType>(elements.getShapedType());
-  if (!type || !type.hasStaticShape() ||
-      !type.getElementType().isIntOrFloat())
+  if (!type || !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
     return {};
   if (viewType) {
     if (!viewType.hasStaticShape() ||
@@ -204,8 +203,8 @@ void renameIndexOps(RewriterBase &rewriter, linalg::GenericOp generic,
                     AffineMap inverse) {
   generic.getRegion().walk([&](linalg::IndexOp index) {
     rewriter.modifyOpInPlace(index, [&] {
-      index.setDim(cast<AffineDimExpr>(inverse.getResult(index.getDim()))
-                       .getPosition());
+      index.setDim(
+          cast<AffineDimExpr>(inverse.getResult(index.getDim())).getPosition());
     });
   });
 }
@@ -268,10 +267,14 @@ const ChannelsLastForm kChannelsLastForms[] = {
     {"linalg.depthwise_conv_2d_nchw_chw", kCHWToHWC, kCHWToHWC,
      createNamedLayer<linalg::DepthwiseConv2DNhwcHwcOp>,
      createNamedLayer<linalg::DepthwiseConv2DNhwcHwcOp>},
-    {"linalg.pooling_nchw_sum", {}, {},
+    {"linalg.pooling_nchw_sum",
+     {},
+     {},
      createNamedLayer<linalg::PoolingNhwcSumOp>,
      createNamedLayer<linalg::PoolingNhwcSumOp>},
-    {"linalg.pooling_nchw_max", {}, {},
+    {"linalg.pooling_nchw_max",
+     {},
+     {},
      createNamedLayer<linalg::PoolingNhwcMaxOp>,
      createNamedLayer<linalg::PoolingNhwcMaxOp>},
 };
@@ -303,9 +306,9 @@ mlir::amp::convertToChannelsLast(RewriterBase &rewriter, Operation *op,
   Value input = linalgOp.getDpsInputs()[0];
   Value weight = linalgOp.getDpsInputs()[1];
   Value init = linalgOp.getDpsInits()[0];
-  if (!llvm::all_of(TypeRange{input.getType(), weight.getType(),
-                              init.getType()},
-                    llvm::IsaPred<RankedTensorType>))
+  if (!llvm::all_of(
+          TypeRange{input.getType(), weight.getType(), init.getType()},
+          llvm::IsaPred<RankedTensorType>))
     return failure();
 
   Location loc = op->getLoc();
@@ -319,8 +322,7 @@ mlir::amp::convertToChannelsLast(RewriterBase &rewriter, Operation *op,
   auto transposeInput = [&]() -> Value {
     for (Operation *user : input.getUsers())
       if (user != op && user->getBlock() == op->getBlock() &&
-          user->isBeforeInBlock(op) &&
-          isTransposeWith(user, kToChannelsLast) &&
+          user->isBeforeInBlock(op) && isTransposeWith(user, kToChannelsLast) &&
           isa<linalg::TransposeOp>(user))
         return user->getResult(0);
     return record(createTranspose(rewriter, loc, input, kToChannelsLast));
@@ -328,10 +330,10 @@ mlir::amp::convertToChannelsLast(RewriterBase &rewriter, Operation *op,
   Value newInput = transposeInput();
   ArrayRef<int64_t> filterPerm =
       filter == FilterLayout::hwcf ? form->hwcfFilter : form->fhwcFilter;
-  Value newWeight = filterPerm.empty()
-                        ? weight
-                        : record(createTranspose(rewriter, loc, weight,
-                                                 filterPerm));
+  Value newWeight =
+      filterPerm.empty()
+          ? weight
+          : record(createTranspose(rewriter, loc, weight, filterPerm));
   Value newInit = record(createTranspose(rewriter, loc, init, kToChannelsLast));
 
   // Strides, dilations and annotations carry over; the operand segments are
@@ -358,8 +360,7 @@ mlir::amp::convertToChannelsLast(RewriterBase &rewriter, Operation *op,
 namespace {
 
 /// Base of the cleanup patterns: knows which transposes are frozen.
-template <typename OpTy>
-struct LayoutPattern : public OpRewritePattern<OpTy> {
+template <typename OpTy> struct LayoutPattern : public OpRewritePattern<OpTy> {
   LayoutPattern(MLIRContext *ctx, FrozenTransposeFn isFrozen)
       : OpRewritePattern<OpTy>(ctx), isFrozen(std::move(isFrozen)) {}
 
@@ -390,8 +391,7 @@ struct FoldTransposeOfProducer : public LayoutPattern<linalg::TransposeOp> {
         return failure();
     }
     if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
-      TypedAttr value =
-          transposeElements(constant.getValue(), perm, viewType);
+      TypedAttr value = transposeElements(constant.getValue(), perm, viewType);
       if (!value)
         return failure();
       rewriter.replaceOpWithNewOp<arith::ConstantOp>(transpose, value);
@@ -477,8 +477,9 @@ struct FoldTosaTransposeOfConst : public LayoutPattern<tosa::TransposeOp> {
     auto constant = transpose.getInput1().getDefiningOp<tosa::ConstOp>();
     if (!constant)
       return failure();
-    TypedAttr value = transposeElements(
-        constant.getValues(), llvm::to_vector_of<int64_t>(transpose.getPerms()));
+    TypedAttr value =
+        transposeElements(constant.getValues(),
+                          llvm::to_vector_of<int64_t>(transpose.getPerms()));
     if (!value)
       return failure();
     rewriter.replaceOpWithNewOp<tosa::ConstOp>(transpose, value.getType(),
@@ -687,8 +688,7 @@ private:
 /// tosa.transpose (they broadcast between equal ranks), ops with the
 /// Elementwise trait (arith and math on tensors, the casts of mixed
 /// precision) for linalg.transpose.
-template <typename TransposeOpTy>
-bool isElementwiseFor(Operation *op) {
+template <typename TransposeOpTy> bool isElementwiseFor(Operation *op) {
   if constexpr (std::is_same_v<TransposeOpTy, tosa::TransposeOp>)
     return op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() ||
            isa<tosa::MulOp, tosa::CastOp>(op);
@@ -702,7 +702,8 @@ template <typename TransposeOpTy>
 struct SinkChannelsFirstThroughElementwise
     : public LayoutPattern<TransposeOpTy> {
   using LayoutPattern<TransposeOpTy>::LayoutPattern;
-  static constexpr bool kTosa = std::is_same_v<TransposeOpTy, tosa::TransposeOp>;
+  static constexpr bool kTosa =
+      std::is_same_v<TransposeOpTy, tosa::TransposeOp>;
 
   LogicalResult matchAndRewrite(TransposeOpTy transpose,
                                 PatternRewriter &rewriter) const override {

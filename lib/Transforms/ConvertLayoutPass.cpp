@@ -73,13 +73,12 @@ FailureOr<LayerSelection> parseLayoutSelection(Location loc,
                                                bool loadDialects) {
   for (const std::string &entry : entries)
     if (std::optional<LayerKind> kind = symbolizeLayerKind(entry);
-        kind && *kind != LayerKind::convolution &&
-        *kind != LayerKind::pooling)
+        kind && *kind != LayerKind::convolution && *kind != LayerKind::pooling)
       return emitError(loc) << prefix << ": '" << entry
                             << "' in ops= has no layout to convert (expected "
                                "convolution, pooling or op names)";
-  return LayerSelection::parse(loc, entries, /*layersOnly=*/true, prefix,
-                               "ops", loadDialects);
+  return LayerSelection::parse(loc, entries, /*layersOnly=*/true, prefix, "ops",
+                               loadDialects);
 }
 
 LogicalResult AmpConvertLayoutPass::initialize(MLIRContext *ctx) {
@@ -105,8 +104,9 @@ LogicalResult AmpConvertLayoutPass::initialize(MLIRContext *ctx) {
 FailureOr<LayoutScope>
 AmpConvertLayoutPass::makeScope(Operation *op, LayoutConfigAttr config) const {
   if (!config)
-    return LayoutScope{op, config, optionSelection, optionFilter,
-                       SmallVector<int64_t>(skipLayers.begin(), skipLayers.end())};
+    return LayoutScope{
+        op, config, optionSelection, optionFilter,
+        SmallVector<int64_t>(skipLayers.begin(), skipLayers.end())};
   LayerSelection selection = getDefaultSelection();
   if (ArrayAttr entries = config.getOps()) {
     SmallVector<std::string> names;
@@ -143,8 +143,8 @@ void AmpConvertLayoutPass::runOnOperation() {
 
   // The scopes, outermost first.
   SmallVector<LayoutScope> scopes;
-  bool optionsSet = filterLayout.hasValue() || ops.hasValue() ||
-                    skipLayers.hasValue();
+  bool optionsSet =
+      filterLayout.hasValue() || ops.hasValue() || skipLayers.hasValue();
   bool optionsUsed = !getConfig(root);
   WalkResult walked = root->walk<WalkOrder::PreOrder>([&](Operation *op) {
     LayoutConfigAttr config = getConfig(op);
@@ -159,8 +159,9 @@ void AmpConvertLayoutPass::runOnOperation() {
   if (walked.wasInterrupted())
     return signalPassFailure();
   if (optionsSet && !optionsUsed)
-    emitWarning(root->getLoc()) << "amp-convert-layout: the pass options are ignored: "
-                        << "this op carries " << attrName;
+    emitWarning(root->getLoc())
+        << "amp-convert-layout: the pass options are ignored: "
+        << "this op carries " << attrName;
 
   IRRewriter rewriter(ctx);
   llvm::SetVector<Operation *> transposes;
@@ -201,8 +202,8 @@ void AmpConvertLayoutPass::runOnOperation() {
       if (!hasChannelsLastForm(layer))
         continue; // Channels-last already (NHWC linalg, TOSA).
       SmallVector<Operation *> created;
-      if (failed(convertToChannelsLast(rewriter, layer, scope.filter,
-                                       &created))) {
+      if (failed(
+              convertToChannelsLast(rewriter, layer, scope.filter, &created))) {
         layer->emitRemark() << "amp-convert-layout: left in its layout (it "
                                "does not work on ranked tensors)";
         continue;
@@ -215,9 +216,9 @@ void AmpConvertLayoutPass::runOnOperation() {
   if (propagate) {
     // A frozen transpose may also be next to a converted layer.
     transposes.remove_if([&](Operation *op) { return frozen.contains(op); });
-    propagateLayoutTransposes(ctx, transposes.getArrayRef(), [&](Operation *op) {
-      return frozen.contains(op);
-    });
+    propagateLayoutTransposes(
+        ctx, transposes.getArrayRef(),
+        [&](Operation *op) { return frozen.contains(op); });
   }
   root->walk([&](Operation *op) {
     if (isLayoutTranspose(op))

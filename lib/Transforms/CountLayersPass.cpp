@@ -55,8 +55,9 @@ LogicalResult AmpCountLayersPass::initialize(MLIRContext *ctx) {
     selection = LayerSelection::allOps();
     return success();
   }
-  FailureOr<LayerSelection> parsed = LayerSelection::parse(
-      UnknownLoc::get(ctx), ops, /*layersOnly=*/false, "amp-count-layers", "ops");
+  FailureOr<LayerSelection> parsed =
+      LayerSelection::parse(UnknownLoc::get(ctx), ops, /*layersOnly=*/false,
+                            "amp-count-layers", "ops");
   if (failed(parsed))
     return failure();
   selection = std::move(*parsed);
@@ -137,7 +138,7 @@ void AmpCountLayersPass::runOnOperation() {
   });
   if (error) {
     emitError(root->getLoc()) << "amp-count-layers: cannot write the report: "
-                      << llvm::toString(std::move(error));
+                              << llvm::toString(std::move(error));
     return signalPassFailure();
   }
 }

@@ -42,9 +42,9 @@ struct RecastTypeRule {
 constexpr StringLiteral kFloatAccumulate[] = {"f32", "f16", "bf16"};
 constexpr StringLiteral kIntegerAccumulate[] = {"i32"};
 const RecastTypeRule kRecastTypes[] = {
-    {"f16", kFloatAccumulate},    {"bf16", kFloatAccumulate},
+    {"f16", kFloatAccumulate},      {"bf16", kFloatAccumulate},
     {"f8E4M3FN", kFloatAccumulate}, {"f8E5M2", kFloatAccumulate},
-    {"i8", kIntegerAccumulate},   {"i4", kIntegerAccumulate},
+    {"i8", kIntegerAccumulate},     {"i4", kIntegerAccumulate},
 };
 
 struct AmpRecastPass : public amp::impl::AmpRecastPassBase<AmpRecastPass> {
@@ -65,19 +65,19 @@ LogicalResult AmpRecastPass::initialize(MLIRContext *ctx) {
   const RecastTypeRule *rule = llvm::find_if(
       kRecastTypes, [&](const RecastTypeRule &r) { return r.input == type; });
   if (rule == std::end(kRecastTypes)) {
-    InFlightDiagnostic diag =
-        error() << "invalid type '" << type << "'; expected one of: ";
+    InFlightDiagnostic diag = error() << "invalid type '" << type
+                                      << "'; expected one of: ";
     llvm::interleaveComma(kRecastTypes, diag,
                           [&](const RecastTypeRule &r) { diag << r.input; });
     return diag;
   }
-  StringRef accumulateName =
-      accumulateType.empty() ? StringRef(rule->accumulate.front())
-                             : StringRef(accumulateType);
+  StringRef accumulateName = accumulateType.empty()
+                                 ? StringRef(rule->accumulate.front())
+                                 : StringRef(accumulateType);
   if (!llvm::is_contained(rule->accumulate, accumulateName)) {
-    InFlightDiagnostic diag = error() << "invalid accumulate-type '"
-                                      << accumulateName << "' for type "
-                                      << type << "; expected one of: ";
+    InFlightDiagnostic diag = error()
+                              << "invalid accumulate-type '" << accumulateName
+                              << "' for type " << type << "; expected one of: ";
     llvm::interleaveComma(rule->accumulate, diag);
     return diag;
   }
@@ -105,8 +105,8 @@ void AmpRecastPass::runOnOperation() {
   SmallVector<Operation *> layers = collectLayers(root, selection);
   if (!ops.empty())
     for (const std::string &entry : selection.getUnmatchedEntries(layers))
-      emitWarning(root->getLoc()) << "amp-recast: '" << entry
-                          << "' in ops= selects no layer here";
+      emitWarning(root->getLoc())
+          << "amp-recast: '" << entry << "' in ops= selects no layer here";
 
   FailureOr<llvm::SmallBitVector> skipped =
       resolveSkipLayers(skipLayers, layers.size(), [&]() {

@@ -134,8 +134,8 @@ static Value createSplatLike(OpBuilder &b, Location loc, Value like,
   if (!shaped)
     return arith::ConstantOp::create(b, loc, element);
   if (shaped.hasStaticShape())
-    return arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(shaped, element));
+    return arith::ConstantOp::create(b, loc,
+                                     DenseElementsAttr::get(shaped, element));
   // A dynamically shaped tensor: splat a scalar to its sizes.
   Value scalar = arith::ConstantOp::create(b, loc, element);
   SmallVector<Value> dynamicSizes;
@@ -150,11 +150,10 @@ static Value createSplatLike(OpBuilder &b, Location loc, Value like,
 static FloatAttr getIntegerBound(FloatType type, IntegerType target,
                                  bool lower) {
   unsigned width = target.getWidth();
-  APInt bound = lower ? APInt::getSignedMinValue(width)
-                      : APInt::getSignedMaxValue(width);
+  APInt bound =
+      lower ? APInt::getSignedMinValue(width) : APInt::getSignedMaxValue(width);
   APFloat value(type.getFloatSemantics());
-  (void)value.convertFromAPInt(bound, /*IsSigned=*/true,
-                               APFloat::rmTowardZero);
+  (void)value.convertFromAPInt(bound, /*IsSigned=*/true, APFloat::rmTowardZero);
   return FloatAttr::get(type, value);
 }
 
@@ -174,8 +173,8 @@ Value mlir::amp::createElementTypeCast(OpBuilder &b, Location loc, Value value,
     return arith::SIToFPOp::create(b, loc, resultType, value);
   auto targetInt = cast<IntegerType>(elementType);
   if (sourceFloat) {
-    Value low = createSplatLike(
-        b, loc, value, getIntegerBound(sourceFloat, targetInt, true));
+    Value low = createSplatLike(b, loc, value,
+                                getIntegerBound(sourceFloat, targetInt, true));
     Value high = createSplatLike(
         b, loc, value, getIntegerBound(sourceFloat, targetInt, false));
     Value clamped = arith::MaxNumFOp::create(b, loc, value, low);

@@ -344,8 +344,8 @@ TypedAttr mlir::amp::convertFloatConstantToInteger(Attribute attr,
   ShapedType newType = dense.getType().clone(target);
   if (dense.isSplat())
     return DenseElementsAttr::get(
-        newType, toSaturatedInteger(dense.getSplatValue<APFloat>(), width,
-                                    rounding));
+        newType,
+        toSaturatedInteger(dense.getSplatValue<APFloat>(), width, rounding));
   SmallVector<APInt> values;
   values.reserve(dense.getNumElements());
   for (APFloat v : dense.getValues<APFloat>())

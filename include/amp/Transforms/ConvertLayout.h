@@ -1,4 +1,4 @@
-//===- ConvertLayout.h - Channels-last convolutions and poolings -*- C++ -*-===//
+//===- ConvertLayout.h - Channels-last convolutions, poolings ---*- C++ -*-===//
 //
 // Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -25,8 +25,8 @@ namespace amp {
 /// their original element types and replaces `op`. Returns failure, after an
 /// error was emitted, if `op` is not a layer or cannot compute with these
 /// types.
-LogicalResult recastLayer(RewriterBase &rewriter, Operation *op,
-                          Type inputType, Type accumulateType);
+LogicalResult recastLayer(RewriterBase &rewriter, Operation *op, Type inputType,
+                          Type accumulateType);
 
 } // namespace amp
 } // namespace mlir
