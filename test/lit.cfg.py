@@ -4,6 +4,7 @@
 import ctypes
 import os
 import shutil
+import sys
 
 import lit.formats
 import lit.util
@@ -45,6 +46,17 @@ tools = [
     ToolSubst("%mlir-opt", command=mlir_opt, unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, [config.amp_tools_dir])
+
+# mlir-runner and its runtime libraries, for the numerical tests.
+mlir_runner = os.path.join(config.llvm_tools_dir, "mlir-runner")
+runner_libs = [os.path.join(config.llvm_lib_dir, name + ".so")
+               for name in ("libmlir_runner_utils", "libmlir_c_runner_utils")]
+if os.path.exists(mlir_runner) and all(map(os.path.exists, runner_libs)):
+    config.available_features.add("mlir-runner")
+    config.substitutions.append(("%mlir-runner", mlir_runner))
+    config.substitutions.append(("%mlir_runner_utils", runner_libs[0]))
+    config.substitutions.append(("%mlir_c_runner_utils", runner_libs[1]))
+config.substitutions.append(("%python", sys.executable))
 
 # Optional parts, for REQUIRES: lines.
 #  ptxas        a CUDA toolkit was found when amp was configured;

@@ -24,6 +24,22 @@
 using namespace mlir;
 using namespace mlir::amp;
 
+std::string mlir::amp::formatLocation(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn();
+  else if (auto fused = dyn_cast<FusedLoc>(loc);
+           fused && !fused.getLocations().empty())
+    return formatLocation(fused.getLocations().front());
+  else if (auto named = dyn_cast<NameLoc>(loc))
+    os << named.getName().getValue();
+  else
+    loc.print(os);
+  return text;
+}
+
 static std::string typeString(Type type) {
   std::string text;
   llvm::raw_string_ostream os(text);

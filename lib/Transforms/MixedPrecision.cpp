@@ -21,6 +21,8 @@
 
 #include "amp/Transforms/MixedPrecision.h"
 
+#include "ConversionReport.h"
+
 #include "amp/IR/AmpDialect.h"
 #include "amp/Utils/CastUtils.h"
 
@@ -353,22 +355,6 @@ bool isAlreadyConverted(Operation *op, ValueRange operands,
   return llvm::all_of(op->getResultTypes(), [&](Type type) {
     return !hasFloatElementType(type) || getElementTypeOrSelf(type) == native;
   });
-}
-
-std::string formatLocation(Location loc) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
-    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
-       << fileLoc.getColumn();
-  else if (auto fused = dyn_cast<FusedLoc>(loc);
-           fused && !fused.getLocations().empty())
-    return formatLocation(fused.getLocations().front());
-  else if (auto named = dyn_cast<NameLoc>(loc))
-    os << named.getName().getValue();
-  else
-    loc.print(os);
-  return text;
 }
 
 int64_t countFloatConstantBytes(Operation *root) {
