@@ -59,6 +59,7 @@ int main(int argc, char **argv) {
       mlir::tensor::TensorDialect, mlir::tosa::TosaDialect,
       mlir::transform::TransformDialect, mlir::vector::VectorDialect>();
   mlir::amp::registerAmpDialects(registry);
+  mlir::amp::registerAmpGPUDependencies(registry);
   mlir::amp::test::registerAmpTestDialect(registry);
 
   // amp's passes and the upstream ones they are combined with.
