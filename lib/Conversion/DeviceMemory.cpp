@@ -22,6 +22,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SetVector.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -164,6 +165,57 @@ static FailureOr<func::FuncOp> getDeviceConstantFn(ModuleOp module,
   return fn;
 }
 
+/// Moves the runtime calls of `fn` (ampDeviceConstant_*, ampTensorMap2D_*)
+/// and the pure ops feeding them as early in their block as their operands
+/// allow. Host calls end the asynchronous GPU regions that gpu-async-region
+/// builds; hoisted to the top, they leave the kernels on one stream.
+static void hoistRuntimeCalls(func::FuncOp fn) {
+  SmallVector<func::CallOp> calls;
+  fn.walk([&](func::CallOp call) {
+    if (call.getCallee().starts_with("amp") &&
+        !call->getParentOfType<gpu::LaunchOp>())
+      calls.push_back(call);
+  });
+  for (func::CallOp call : calls) {
+    Block *block = call->getBlock();
+    // The pure ops of the same block that the call needs, in order.
+    SetVector<Operation *> slice;
+    std::function<bool(Operation *)> collect = [&](Operation *op) {
+      for (Value operand : op->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (!def || def->getBlock() != block || slice.contains(def))
+          continue;
+        if (!isPure(def) || def->getNumRegions() != 0)
+          return false;
+        if (!collect(def))
+          return false;
+        slice.insert(def);
+      }
+      return true;
+    };
+    if (!collect(call))
+      continue;
+    // The earliest point after every definition the slice depends on.
+    Operation *after = nullptr;
+    auto consider = [&](Value v) {
+      Operation *def = v.getDefiningOp();
+      if (!def || def->getBlock() != block || slice.contains(def))
+        return;
+      if (!after || after->isBeforeInBlock(def))
+        after = def;
+    };
+    for (Operation *op : slice)
+      llvm::for_each(op->getOperands(), consider);
+    llvm::for_each(call->getOperands(), consider);
+    Operation *anchor = after ? after->getNextNode() : &block->front();
+    for (Operation *op : slice)
+      if (op->isBeforeInBlock(anchor) == false)
+        op->moveBefore(anchor);
+    if (anchor != call.getOperation() && anchor->isBeforeInBlock(call))
+      call->moveBefore(anchor);
+  }
+}
+
 namespace {
 struct AmpGPUDeviceMemoryPass
     : public amp::impl::AmpGPUDeviceMemoryPassBase<AmpGPUDeviceMemoryPass> {
@@ -279,5 +331,6 @@ void AmpGPUDeviceMemoryPass::runOnOperation() {
     });
     if (result.wasInterrupted())
       return signalPassFailure();
+    hoistRuntimeCalls(fn);
   }
 }

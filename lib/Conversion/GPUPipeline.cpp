@@ -168,12 +168,17 @@ void mlir::amp::buildAmpGPUPipeline(OpPassManager &pm,
 
   // 6. Device memory.
   pm.addPass(createAmpGPUDeviceMemoryPass());
+  pm.addPass(createCanonicalizerPass());
 
   // 7. Outlining and the NVVM lowering (the shape of upstream's
   // gpu-lower-to-nvvm-pipeline, with our target and toolkit).
   // Outline first: the nvgpu lowering must not see host values that feed
   // kernels (they would reach the kernels as half-converted LLVM values).
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
+  // One stream per host function: launches, allocations and copies are
+  // queued on it and waited for before returning.
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());

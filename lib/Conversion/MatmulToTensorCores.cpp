@@ -27,7 +27,9 @@
 
 #include "amp/Conversion/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
@@ -465,11 +467,9 @@ struct WgmmaKernel {
     return MemRefType::get(shape, elt, AffineMap(), wg);
   }
 
-  void build(gpu::LaunchOp launch, nvgpu::TensorMapDescriptorType aMapType,
-             nvgpu::TensorMapDescriptorType bMapType) {
+  /// Builds the body of `launch`, after the ops already at its start.
+  void build(gpu::LaunchOp launch) {
     MLIRContext *ctx = b.getContext();
-    Block &body = launch.getBody().front();
-    b.setInsertionPointToStart(&body);
     Value tid = launch.getThreadIds().x;
     Value n0 = ib.mul(launch.getBlockIds().x, kWgBlockN);
     Value m0 = ib.mul(launch.getBlockIds().y, kWgBlockM);
@@ -641,6 +641,30 @@ static bool fitsWgmma(MemRefType aType, MemRefType bType, bool isBatch) {
          k % kWgBlockK == 0;
 }
 
+/// The runtime function that encodes a 2-D TMA descriptor (128-byte swizzle,
+/// zero fill) for a row-major matrix of `elt` and returns its device
+/// address: `ampTensorMap2D_<elt>(memref<*xelt>, index boxRows, index
+/// boxCols) -> !llvm.ptr`.
+static FailureOr<func::FuncOp> getTensorMapFn(Operation *op, Type elt) {
+  auto module = op->getParentOfType<ModuleOp>();
+  if (!module)
+    return op->emitError("amp-gpu-matmul-to-mma: wgmma kernels need an "
+                         "enclosing module for their runtime declarations");
+  std::string name = elt.isF16() ? "ampTensorMap2D_f16" : "ampTensorMap2D_bf16";
+  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
+    return fn;
+  OpBuilder b(module.getBodyRegion());
+  b.setInsertionPointToStart(module.getBody());
+  Type index = b.getIndexType();
+  auto fn = func::FuncOp::create(
+      b, module.getLoc(), name,
+      b.getFunctionType(
+          {UnrankedMemRefType::get(elt, Attribute()), index, index},
+          {LLVM::LLVMPointerType::get(b.getContext())}));
+  fn.setPrivate();
+  return fn;
+}
+
 LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
                                                          linalg::LinalgOp op,
                                                          MmaKind kind,
@@ -678,8 +702,10 @@ LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
       ib.gtZero(mm.m), ib.gtZero(mm.n));
   if (mm.batch)
     nonEmpty = ib.land(nonEmpty, ib.gtZero(mm.batch));
-  auto guardIf = scf::IfOp::create(rewriter, loc, nonEmpty, false);
-  rewriter.setInsertionPointToStart(&guardIf.getThenRegion().front());
+  if (!matchPattern(nonEmpty, m_One())) {
+    auto guardIf = scf::IfOp::create(rewriter, loc, nonEmpty, false);
+    rewriter.setInsertionPointToStart(&guardIf.getThenRegion().front());
+  }
 
   int64_t blockM = kind == MmaKind::Wgmma ? kWgBlockM : kBlockM;
   int64_t blockN = kind == MmaKind::Wgmma ? kWgBlockN : kBlockN;
@@ -723,18 +749,33 @@ LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
     return memref::CastOp::create(
         rewriter, loc, UnrankedMemRefType::get(inType, Attribute()), v);
   };
-  Value descA = nvgpu::TmaCreateDescriptorOp::create(
-      rewriter, loc, aMapType, unranked(flatten(mm.a)),
-      ValueRange{ib.c(kWgBlockM), ib.c(kWgBlockK)});
-  Value descB = nvgpu::TmaCreateDescriptorOp::create(
-      rewriter, loc, bMapType, unranked(flatten(mm.b)),
-      ValueRange{ib.c(kWgBlockK), ib.c(64)});
+  // The descriptors are built by the runtime (ampTensorMap2D_f16, cached)
+  // and reach the kernel as plain pointers: kernel signatures are lowered
+  // without the nvgpu type conversions.
+  FailureOr<func::FuncOp> encode = getTensorMapFn(op, inType);
+  if (failed(encode))
+    return failure();
+  auto encodeMap = [&](Value v, int64_t rows, int64_t cols) {
+    return func::CallOp::create(rewriter, loc, *encode,
+                                ValueRange{unranked(flatten(v)), ib.c(rows),
+                                           ib.c(cols)})
+        .getResult(0);
+  };
+  Value ptrA = encodeMap(mm.a, kWgBlockM, kWgBlockK);
+  Value ptrB = encodeMap(mm.b, kWgBlockK, 64);
   Value shmem = arith::ConstantIntOp::create(
       rewriter, loc, rewriter.getI32Type(), WgmmaKernel::sharedBytes());
   auto launch = gpu::LaunchOp::create(rewriter, loc, gridX, gridY, gridZ,
                                       ib.c(kWgThreads), one, one, shmem);
-  WgmmaKernel kernel{rewriter, loc, mm, descA, descB};
-  kernel.build(launch, aMapType, bMapType);
+  rewriter.setInsertionPointToStart(&launch.getBody().front());
+  Value kernelDescA =
+      UnrealizedConversionCastOp::create(rewriter, loc, aMapType, ptrA)
+          .getResult(0);
+  Value kernelDescB =
+      UnrealizedConversionCastOp::create(rewriter, loc, bMapType, ptrB)
+          .getResult(0);
+  WgmmaKernel kernel{rewriter, loc, mm, kernelDescA, kernelDescB};
+  kernel.build(launch);
   rewriter.eraseOp(op);
   return success();
 }

@@ -15,6 +15,7 @@
 #include "amp/Conversion/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
@@ -54,8 +55,10 @@ LogicalResult mlir::amp::convertParallelLoopToLaunch(RewriterBase &rewriter,
 
   Value nonEmpty = rewriter.createOrFold<arith::CmpIOp>(
       loc, arith::CmpIPredicate::ugt, total, cst(0));
-  auto ifOp = scf::IfOp::create(rewriter, loc, nonEmpty, false);
-  rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  if (!matchPattern(nonEmpty, m_One())) {
+    auto ifOp = scf::IfOp::create(rewriter, loc, nonEmpty, false);
+    rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  }
   Value grid = rewriter.createOrFold<arith::CeilDivUIOp>(loc, total,
                                                          cst(blockSize));
   Value one = cst(1);
