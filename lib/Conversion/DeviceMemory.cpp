@@ -13,8 +13,8 @@
 // become gpu.memcpy or copy kernels, and any other host op that reads or
 // writes a device buffer runs in a single-thread kernel.
 //
-// Stack buffers (memref.alloca) are host buffers, and so are the buffers of
-// the deallocation helper that buffer deallocation generates.
+// Stack buffers (memref.alloca) are host buffers, and so are the ownership
+// bookkeeping arrays of buffer deallocation (and its dealloc_helper).
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,9 +52,39 @@ static Value rootBuffer(Value v) {
   return v;
 }
 
-/// Whether `v` (a memref) lives on the host: a stack buffer.
+/// Whether every use of `v` (through views) is a host access or a call to
+/// the deallocation helper: the ownership bookkeeping of buffer
+/// deallocation.
+static bool onlyBookkeepingUses(Value v) {
+  for (Operation *user : v.getUsers()) {
+    if (user->getParentOfType<gpu::LaunchOp>())
+      return false;
+    if (isa<memref::LoadOp, memref::StoreOp, memref::DeallocOp,
+            memref::DimOp, memref::ExtractAlignedPointerAsIndexOp>(user))
+      continue;
+    if (auto call = dyn_cast<func::CallOp>(user))
+      if (call.getCallee().starts_with("dealloc_helper"))
+        continue;
+    if (isa<ViewLikeOpInterface, memref::CastOp>(user) &&
+        user->getNumResults() == 1 &&
+        onlyBookkeepingUses(user->getResult(0)))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/// Whether `v` (a memref) lives on the host: a stack buffer, or one of the
+/// i1/index arrays that buffer deallocation keeps its bookkeeping in.
 static bool isHostBuffer(Value v) {
-  return isa_and_nonnull<memref::AllocaOp>(rootBuffer(v).getDefiningOp());
+  Value root = rootBuffer(v);
+  Operation *def = root.getDefiningOp();
+  if (isa_and_nonnull<memref::AllocaOp>(def))
+    return true;
+  if (!isa_and_nonnull<memref::AllocOp>(def))
+    return false;
+  Type elt = cast<MemRefType>(root.getType()).getElementType();
+  return (elt.isInteger(1) || elt.isIndex()) && onlyBookkeepingUses(root);
 }
 
 /// Whether `op` or an op nested in it reads or writes a device buffer.
@@ -207,12 +237,18 @@ static void hoistRuntimeCalls(func::FuncOp fn) {
     for (Operation *op : slice)
       llvm::for_each(op->getOperands(), consider);
     llvm::for_each(call->getOperands(), consider);
-    Operation *anchor = after ? after->getNextNode() : &block->front();
+    // Place the slice (in dependence order) and the call right there.
+    Operation *prev = after;
+    auto place = [&](Operation *op) {
+      if (prev)
+        op->moveAfter(prev);
+      else
+        op->moveBefore(&block->front());
+      prev = op;
+    };
     for (Operation *op : slice)
-      if (op->isBeforeInBlock(anchor) == false)
-        op->moveBefore(anchor);
-    if (anchor != call.getOperation() && anchor->isBeforeInBlock(call))
-      call->moveBefore(anchor);
+      place(op);
+    place(call);
   }
 }
 
@@ -278,6 +314,8 @@ void AmpGPUDeviceMemoryPass::runOnOperation() {
 
     // Heap buffers live on the GPU.
     fn.walk([&](memref::AllocOp alloc) {
+      if (isHostBuffer(alloc.getResult()))
+        return;
       rewriter.setInsertionPoint(alloc);
       auto gpuAlloc = gpu::AllocOp::create(
           rewriter, alloc.getLoc(), alloc.getType(), /*asyncToken=*/Type(),

@@ -132,13 +132,18 @@ void mlir::amp::buildAmpGPUPipeline(OpPassManager &pm,
       options.features.empty() ? "+ptx80" : options.features.getValue();
 
   // 1. TOSA to linalg.
+  // Without TOSA validation: mixed-precision casts (e.g. i64 -> f16) are
+  // outside the TOSA profiles but lower fine.
   tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions(),
-                              TosaToLinalgNamedOptions());
+                              TosaToLinalgNamedOptions(), std::nullopt);
+  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
   pm.addPass(createCanonicalizerPass());
 
   // 2-3. Convolutions to matmuls, fusion, bufferization.
   if (options.tensorCores)
     pm.addPass(createAmpGPUConvToMatmulPass());
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
@@ -151,6 +156,8 @@ void mlir::amp::buildAmpGPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  // bufferization.clone -> alloc + copy (the copies become GPU copies).
+  pm.addPass(createConvertBufferizationToMemRefPass());
 
   // 4. Tensor Core kernels.
   if (options.tensorCores) {
