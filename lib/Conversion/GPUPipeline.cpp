@@ -144,7 +144,7 @@ void mlir::amp::buildAmpGPUPipeline(OpPassManager &pm,
   if (options.tensorCores)
     pm.addPass(createAmpGPUConvToMatmulPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
-  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addNestedPass<func::FuncOp>(createAmpGPUFuseElementwisePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());

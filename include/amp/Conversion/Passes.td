@@ -50,6 +50,34 @@ def AmpGPUConvToMatmulPass : Pass<"amp-gpu-conv-to-matmul"> {
   ];
 }
 
+def AmpGPUFuseElementwisePass : Pass<"amp-gpu-fuse-elementwise"> {
+  let summary = "Fuse elementwise linalg ops into each other, never into "
+                "named contractions";
+  let description = [{
+    Upstream's elementwise fusion (`linalg::populateElementwiseOpsFusionPatterns`)
+    restricted to consumers that are `linalg.generic` ops: chains of
+    elementwise ops become one kernel, while `linalg.matmul`,
+    `linalg.batch_matmul` and convolutions keep their named form (and their
+    16-bit operands) so that `--amp-gpu-matmul-to-mma` can map them to
+    Tensor Cores. Upstream's `--linalg-fuse-elementwise-ops` would fold the
+    casts into the contractions and turn them into generic ops.
+
+    Example:
+
+    ```mlir
+    // amp-opt --amp-gpu-fuse-elementwise
+    %0 = linalg.generic {...} ins(%x : tensor<64xf32>) ... { arith.addf }
+    %1 = linalg.generic {...} ins(%0 : tensor<64xf32>) ... { arith.mulf }
+    // becomes one linalg.generic computing addf then mulf.
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::arith::ArithDialect",
+  ];
+}
+
 def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
   let summary = "Rewrite f16/bf16 x f16/bf16 -> f32 matmuls on buffers into "
                 "Tensor Core GPU kernels (mma.sync or wgmma)";
