@@ -10,12 +10,16 @@ ptxas:
     amp-opt m.mlir --amp-gpu-pipeline="chip=sm_80 format=isa" \\
       | scripts/amp-extract-ptx.py > m.ptx
     amp-extract-ptx.py --split DIR < out.mlir   # one DIR/<module>.ptx each
+    amp-extract-ptx.py --ptxas /usr/local/cuda/bin/ptxas --arch sm_80 out.mlir
+                                        # assemble each module, print a summary
 """
 
 import argparse
 import os
 import re
+import subprocess
 import sys
+import tempfile
 
 # gpu.binary @name [#gpu.object<..., assembly = "...">]
 BINARY = re.compile(r'gpu\.binary\s+@([\w$.]+)')
@@ -53,7 +57,14 @@ def main():
     parser.add_argument("input", nargs="?", default="-")
     parser.add_argument("--split", metavar="DIR",
                         help="write one <module>.ptx per gpu.binary into DIR")
+    parser.add_argument("--ptxas", metavar="PTXAS",
+                        help="assemble every module with this ptxas instead "
+                             "of printing the PTX")
+    parser.add_argument("--arch", default="sm_80",
+                        help="architecture for --ptxas (default sm_80)")
     args = parser.parse_args()
+    if args.ptxas and not args.split:
+        args.split = tempfile.mkdtemp(prefix="amp-ptx-")
     text = sys.stdin.read() if args.input == "-" else open(args.input).read()
     found = 0
     for line in text.splitlines():
@@ -72,7 +83,23 @@ def main():
                 sys.stdout.write(ptx)
     if not found:
         sys.exit("amp-extract-ptx: no PTX found (was format=isa used?)")
+    if args.ptxas:
+        failed = 0
+        for name in sorted(os.listdir(args.split)):
+            path = os.path.join(args.split, name)
+            result = subprocess.run(
+                [args.ptxas, "-arch=" + args.arch, path, "-o", os.devnull],
+                capture_output=True, text=True)
+            if result.returncode != 0:
+                failed += 1
+                sys.stderr.write("%s: ptxas failed:\n%s" % (name,
+                                                            result.stderr))
+        print("ptxas %s: %d modules, %d failed" % (args.arch, found, failed))
+        sys.exit(1 if failed else 0)
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except BrokenPipeError:
+        sys.stderr.close()

@@ -4,6 +4,7 @@
 import ctypes
 import os
 import shutil
+import sys
 
 import lit.formats
 import lit.util
@@ -46,12 +47,29 @@ tools = [
 ]
 llvm_config.add_tool_substitutions(tools, [config.amp_tools_dir])
 
+config.substitutions.append(
+    ("%extract-ptx", "%s %s" % (sys.executable, os.path.join(
+        config.amp_src_root, "scripts", "amp-extract-ptx.py"))))
+config.substitutions.append(
+    ("%amp-compile", "%s %s" % (sys.executable, os.path.join(
+        config.amp_src_root, "tools", "amp-compile", "amp-compile.py"))))
+config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))
+
 # Optional parts, for REQUIRES: lines.
 #  ptxas        a CUDA toolkit was found when amp was configured;
 #  cuda-driver  a CUDA driver and at least one GPU are usable here.
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))
+    config.substitutions.append(
+        ("%cuda_root", os.path.dirname(os.path.dirname(config.ptxas))))
+
+#  amp-cuda-runtime  libamp_cuda_runtime.so was built (a CUDA toolkit was
+#                    found); GPU-free tests can inspect and link it.
+amp_cuda_runtime = os.path.join(config.amp_lib_dir, "libamp_cuda_runtime.so")
+if os.path.exists(amp_cuda_runtime):
+    config.available_features.add("amp-cuda-runtime")
+config.substitutions.append(("%amp_cuda_runtime", amp_cuda_runtime))
 
 
 def _cuda_driver_usable():

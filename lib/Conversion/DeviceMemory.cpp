@@ -307,6 +307,11 @@ void AmpGPUDeviceMemoryPass::runOnOperation() {
     if (fn.isExternal() || fn.getName().starts_with("dealloc_helper"))
       continue;
 
+    // Public functions are the entry points of the compiled model: give them
+    // the C interface (pointers to memref descriptors) harnesses call.
+    if (fn.isPublic())
+      fn->setAttr("llvm.emit_c_interface", UnitAttr::get(&getContext()));
+
     // Host code that touches device buffers runs on the GPU.
     for (Block &block : fn.getBody())
       if (failed(runOnBlock(rewriter, block)))

@@ -107,7 +107,7 @@ struct AmpGPUParallelLoopsToLaunchPass
       getOperation()->emitError()
           << "amp-gpu-parallel-loops-to-launch: block-size must be in "
              "[1, 1024], got "
-          << blockSize;
+          << static_cast<int64_t>(blockSize.getValue());
       return signalPassFailure();
     }
     SmallVector<scf::ParallelOp> loops;

@@ -201,7 +201,10 @@ def AmpGPUDeviceMemoryPass : Pass<"amp-gpu-device-memory", "::mlir::ModuleOp"> {
       `memref.load`/`memref.store` whose results stay in memory) are wrapped
       in single-thread `gpu.launch`es so that no host code dereferences a
       device pointer. Ops whose results are used on the host (a scalar read
-      from a buffer) are reported as errors.
+      from a buffer) are reported as errors;
+    * public functions get `llvm.emit_c_interface`: they are the entry points
+      of the compiled model, called by harnesses through
+      `_mlir_ciface_<name>` with device pointers.
 
     Example:
 
