@@ -633,3 +633,13 @@ AMP_EXPORT void ampCudaSynchronize() {
   ensureContext();
   CUDA_REPORT(cuCtxSynchronize());
 }
+
+/// Whether `ptr` is the device copy of a constant (owned by the runtime:
+/// harnesses must not free it when a model returns it).
+AMP_EXPORT int ampDeviceConstantContains(const void *ptr) {
+  std::lock_guard<std::mutex> lock(constantsMutex);
+  for (const auto &entry : deviceConstants)
+    if (entry.second == ptr)
+      return 1;
+  return 0;
+}
