@@ -67,6 +67,7 @@ CPU_PIPELINE = ",".join([
     "finalize-memref-to-llvm",
     "convert-math-to-llvm",
     "convert-math-to-libm",
+    "convert-vector-to-llvm",
     "convert-arith-to-llvm",
     "convert-func-to-llvm",
     "convert-cf-to-llvm",
@@ -290,6 +291,11 @@ def main():
              "--amp-mixed-precision=" + options.strip(), "-o", source])
     with open(source) as f:
         name, inputs, outputs = find_signature(f.read(), args.entry)
+    # Only the entry point stays public (and only what it calls stays): other
+    # public functions (test drivers calling @rtclock, a @main) would clash
+    # with the harness or need libraries that are not there.
+    run([amp_opt, source, "--symbol-privatize=exclude=" + name,
+         "--symbol-dce", "-o", source])
 
     # 2. Lowering.
     lowered = os.path.join(work, "model.llvm.mlir")
@@ -308,6 +314,11 @@ def main():
     obj = os.path.join(out, "model.o")
     run([llc, "-O3", "-relocation-model=pic", "-filetype=obj", llvm_ir,
          "-o", obj])
+    if name == "main":
+        # The model's own @main would clash with the harness's main; its C
+        # interface (_mlir_ciface_main) is what the harness calls.
+        run([os.path.join(args.llvm_bin, "llvm-objcopy"),
+             "--redefine-sym", "main=amp_model_main", obj])
 
     signature = {"entry": name, "target": args.target,
                  "precision": args.precision, "chip": args.chip,
