@@ -407,8 +407,21 @@ AMP_EXPORT void mgpuLaunchClusterKernel(
 // Streams and events
 //===----------------------------------------------------------------------===//
 
+// Every call of a compiled function creates a stream and destroys it at the
+// end (gpu-async-region); recycling them keeps that off the critical path.
+static std::mutex streamMutex;
+static std::vector<CUstream> freeStreams;
+
 AMP_EXPORT CUstream mgpuStreamCreate() {
   ensureContext();
+  {
+    std::lock_guard<std::mutex> lock(streamMutex);
+    if (!freeStreams.empty()) {
+      CUstream stream = freeStreams.back();
+      freeStreams.pop_back();
+      return stream;
+    }
+  }
   CUstream stream = nullptr;
   CUDA_REPORT(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
   return stream;
@@ -416,6 +429,12 @@ AMP_EXPORT CUstream mgpuStreamCreate() {
 
 AMP_EXPORT void mgpuStreamDestroy(CUstream stream) {
   ensureContext();
+  // Work still queued on the stream completes before it is reused.
+  std::lock_guard<std::mutex> lock(streamMutex);
+  if (freeStreams.size() < 16) {
+    freeStreams.push_back(stream);
+    return;
+  }
   CUDA_REPORT(cuStreamDestroy(stream));
 }
 

@@ -154,6 +154,10 @@ struct MatmulOperands {
   /// Null for linalg.matmul.
   Value batch;
   Type inType;
+  /// The value a linalg.fill right before the matmul wrote into C (the
+  /// usual zero init): the kernel then writes `init + A*B` without reading
+  /// C, and the fill is gone. Null: C += A*B.
+  Value init;
 };
 
 /// Indices of an A, B or C element for the (optional) batch index.
@@ -165,7 +169,8 @@ static SmallVector<Value> withBatch(Value batchIv, ValueRange ij) {
   return idx;
 }
 
-/// Adds `acc` to C[row, col] when (row, col) is inside C.
+/// Adds `acc` to C[row, col] (or to the fill value) when (row, col) is
+/// inside C.
 static void accumulateIntoC(OpBuilder &b, Location loc, const MatmulOperands &mm,
                             Value batchIv, Value row, Value col, Value acc) {
   IndexBuilder ib{b, loc};
@@ -174,7 +179,8 @@ static void accumulateIntoC(OpBuilder &b, Location loc, const MatmulOperands &mm
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   SmallVector<Value> idx = withBatch(batchIv, {row, col});
-  Value old = memref::LoadOp::create(b, loc, mm.cMat, idx);
+  Value old = mm.init ? mm.init
+                      : memref::LoadOp::create(b, loc, mm.cMat, idx).getResult();
   Value sum = arith::AddFOp::create(b, loc, old, acc);
   memref::StoreOp::create(b, loc, sum, mm.cMat, idx);
 }
@@ -674,10 +680,19 @@ LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
     return rewriter.notifyMatchFailure(op, "not a f16/bf16 -> f32 matmul");
   Location loc = op.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
+  MatmulOperands mm;
+  // C initialized by a fill right before: fold the fill into the epilogue.
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode())) {
+    if (fill.hasPureBufferSemantics() &&
+        fill.getDpsInits()[0] == op.getDpsInits()[0] &&
+        fill.getInputs()[0].getType() == rewriter.getF32Type()) {
+      mm.init = fill.getInputs()[0];
+      rewriter.eraseOp(fill);
+    }
+  }
   rewriter.setInsertionPoint(op);
   IndexBuilder ib{rewriter, loc};
 
-  MatmulOperands mm;
   mm.a = op.getDpsInputs()[0];
   mm.b = op.getDpsInputs()[1];
   mm.cMat = op.getDpsInits()[0];

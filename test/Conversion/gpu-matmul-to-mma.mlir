@@ -117,3 +117,23 @@ func.func @negative_not_tensor_core(%a32: memref<64x64xf32>, %a: memref<64x64xf1
                      outs(%tc : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
 }
+
+// -----
+
+// A fill of C right before the matmul folds into the epilogue: no separate
+// fill, no read of C.
+// CHECK-LABEL: func.func @matmul_after_fill
+// CHECK-SAME:      %[[INIT:[^:]+]]: f32
+// CHECK-NOT:     linalg.fill
+// CHECK:         gpu.launch
+// CHECK:           nvgpu.mma.sync
+// CHECK-NOT:       memref.load %{{.*}} : memref<64x64xf32>
+// CHECK:           %[[S:.+]] = arith.addf %[[INIT]], %{{.*}} : f32
+// CHECK:           memref.store %[[S]], %{{.*}} : memref<64x64xf32>
+func.func @matmul_after_fill(%a: memref<64x64xf16>, %b: memref<64x64xf16>,
+                             %c: memref<64x64xf32>, %init: f32) {
+  linalg.fill ins(%init : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>)
+                outs(%c : memref<64x64xf32>)
+  return
+}

@@ -99,6 +99,10 @@ def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
       need M a multiple of 128 and K a multiple of 64. Matmuls that do not
       qualify use the mma.sync kernel.
 
+    A `linalg.fill` of C right before the matmul (the usual zero init) is
+    folded into the kernel's epilogue, which then writes `init + A * B`
+    without reading C.
+
     Sizes that are not multiples of the tile are handled by zero-filling the
     staged tiles (masked loads, or TMA's out-of-bounds fill) and masking the
     stores. Dynamic sizes are supported. Matmuls with other element types
