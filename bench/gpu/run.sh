@@ -47,7 +47,7 @@ tflops() { python3 -c "import sys; n=float(sys.argv[1]); t=float(sys.argv[2]); p
 for n in 1024 2048 4096 8192; do
   mma=$("$bin/gemm-mma-$n" --iters "$iters" --warmup 5 --quiet | median_ms)
   wg=$("$bin/gemm-wgmma-$n" --iters "$iters" --warmup 5 --quiet | median_ms || echo 0)
-  fp32_iters=$iters; [[ $n -ge 4096 ]] && fp32_iters=3
+  fp32_iters=$iters; [[ $n -ge 8192 ]] && fp32_iters=5
   fp=$("$bin/gemm-fp32-$n" --iters "$fp32_iters" --warmup 1 --quiet | median_ms)
   t_sync=$(python3 -c "import json,sys; [print(d['sync_ms']) for d in map(json.loads, open(sys.argv[1])) if d['n']==$n]" "$torch_json")
   t_event=$(python3 -c "import json,sys; [print(d['event_ms']) for d in map(json.loads, open(sys.argv[1])) if d['n']==$n]" "$torch_json")

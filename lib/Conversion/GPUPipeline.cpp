@@ -159,12 +159,11 @@ void mlir::amp::buildAmpGPUPipeline(OpPassManager &pm,
   // bufferization.clone -> alloc + copy (the copies become GPU copies).
   pm.addPass(createConvertBufferizationToMemRefPass());
 
-  // 4. Tensor Core kernels.
-  if (options.tensorCores) {
-    AmpGPUMatmulToMmaPassOptions mma;
-    mma.kind = wgmma ? "wgmma" : "mma-sync";
-    pm.addPass(createAmpGPUMatmulToMmaPass(mma));
-  }
+  // 4. Tensor Core kernels (and the tiled FP32 matmul kernel).
+  AmpGPUMatmulToMmaPassOptions mma;
+  mma.kind = !options.tensorCores ? "none" : wgmma ? "wgmma" : "mma-sync";
+  mma.simtF32 = true;
+  pm.addPass(createAmpGPUMatmulToMmaPass(mma));
 
   // 5. Everything else: parallel loops -> SIMT kernels.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());

@@ -28,6 +28,7 @@
 #include "amp/Conversion/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -46,8 +47,10 @@ using namespace mlir::amp;
 // Matching
 //===----------------------------------------------------------------------===//
 
-/// The element type of A and B when `op` is a Tensor Core matmul.
-static Type tensorCoreInputType(linalg::LinalgOp op) {
+/// The element type of A and B when `op` is a linalg.matmul or
+/// linalg.batch_matmul on memrefs with default maps, A and B of one type
+/// among f16, bf16 and f32, and C of f32.
+static Type matmulInputType(linalg::LinalgOp op) {
   if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()))
     return {};
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
@@ -67,7 +70,8 @@ static Type tensorCoreInputType(linalg::LinalgOp op) {
   if (!aType || !bType || !cType)
     return {};
   Type elt = aType.getElementType();
-  if (!(elt.isF16() || elt.isBF16()) || bType.getElementType() != elt ||
+  if (!(elt.isF16() || elt.isBF16() || elt.isF32()) ||
+      bType.getElementType() != elt ||
       !cType.getElementType().isF32())
     return {};
   // Global (default) memory space only.
@@ -85,8 +89,19 @@ static Type tensorCoreInputType(linalg::LinalgOp op) {
   return elt;
 }
 
+/// The element type of A and B when `op` is a Tensor Core matmul.
+static Type tensorCoreInputType(linalg::LinalgOp op) {
+  Type elt = matmulInputType(op);
+  return elt && (elt.isF16() || elt.isBF16()) ? elt : Type();
+}
+
 bool mlir::amp::isTensorCoreMatmul(linalg::LinalgOp op) {
   return static_cast<bool>(tensorCoreInputType(op));
+}
+
+bool mlir::amp::isSimtF32Matmul(linalg::LinalgOp op) {
+  Type elt = matmulInputType(op);
+  return elt && elt.isF32();
 }
 
 /// Whether every row of `type` starts 16-byte aligned (given a 16-byte
@@ -671,17 +686,12 @@ static FailureOr<func::FuncOp> getTensorMapFn(Operation *op, Type elt) {
   return fn;
 }
 
-LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
-                                                         linalg::LinalgOp op,
-                                                         MmaKind kind,
-                                                         MmaKind *usedKind) {
-  Type inType = tensorCoreInputType(op);
-  if (!inType)
-    return rewriter.notifyMatchFailure(op, "not a f16/bf16 -> f32 matmul");
-  Location loc = op.getLoc();
-  OpBuilder::InsertionGuard guard(rewriter);
+/// Reads the operands and sizes of `op`, folds a linalg.fill of C right
+/// before it (the usual zero init) into `init`, and leaves the insertion
+/// point before `op`.
+static MatmulOperands prepareMatmul(RewriterBase &rewriter,
+                                    linalg::LinalgOp op, Type inType) {
   MatmulOperands mm;
-  // C initialized by a fill right before: fold the fill into the epilogue.
   if (auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode())) {
     if (fill.hasPureBufferSemantics() &&
         fill.getDpsInits()[0] == op.getDpsInits()[0] &&
@@ -691,8 +701,7 @@ LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
     }
   }
   rewriter.setInsertionPoint(op);
-  IndexBuilder ib{rewriter, loc};
-
+  IndexBuilder ib{rewriter, op.getLoc()};
   mm.a = op.getDpsInputs()[0];
   mm.b = op.getDpsInputs()[1];
   mm.cMat = op.getDpsInits()[0];
@@ -703,6 +712,179 @@ LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
   mm.m = ib.dim(mm.a, off);
   mm.k = ib.dim(mm.a, off + 1);
   mm.n = ib.dim(mm.b, off + 1);
+  return mm;
+}
+
+/// Moves the insertion point into an scf.if that skips empty outputs (a
+/// zero-sized grid is a launch error), unless they are statically non-empty.
+static void guardNonEmpty(RewriterBase &rewriter, const MatmulOperands &mm) {
+  Location loc = mm.cMat.getLoc();
+  IndexBuilder ib{rewriter, loc};
+  Value nonEmpty = ib.land(ib.gtZero(mm.m), ib.gtZero(mm.n));
+  if (mm.batch)
+    nonEmpty = ib.land(nonEmpty, ib.gtZero(mm.batch));
+  if (matchPattern(nonEmpty, m_One()))
+    return;
+  auto guardIf = scf::IfOp::create(rewriter, loc, nonEmpty, false);
+  rewriter.setInsertionPointToStart(&guardIf.getThenRegion().front());
+}
+
+//===----------------------------------------------------------------------===//
+// SIMT FP32 kernel
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr int64_t kSimtBlock = 128, kSimtBlockK = 8, kSimtThreads = 256;
+constexpr int64_t kSimtPerThread = 8; // 8x8 outputs per thread
+constexpr int64_t kSimtThreadsPerDim = 16;
+
+/// The FP32 baseline: 128x128 block tiles, 256 threads computing 8x8
+/// outputs each (rows ty + 16i, columns tx + 16j: conflict-free shared
+/// memory reads, coalesced stores), K in steps of 8 staged in shared memory
+/// (A transposed), FMAs on scalars in registers.
+struct SimtF32Kernel {
+  OpBuilder &b;
+  Location loc;
+  const MatmulOperands &mm;
+  IndexBuilder ib{b, loc};
+
+  /// Loads element (row0 + r, col0 + c) of `global` (zero outside) into
+  /// staged[sr, sc], for the 1024 elements of a tile, 4 per thread.
+  void stage(Value global, Value staged, Value batchIv, Value tid, Value row0,
+             Value col0, Value rows, Value cols, int64_t tileCols,
+             bool transpose) {
+    for (int64_t i = 0; i < kSimtBlock * kSimtBlockK / kSimtThreads; ++i) {
+      Value e = ib.add(tid, i * kSimtThreads);
+      Value r = ib.div(e, tileCols), c = ib.rem(e, tileCols);
+      Value gRow = ib.add(row0, r), gCol = ib.add(col0, c);
+      Value valid = ib.land(ib.lt(gRow, rows), ib.lt(gCol, cols));
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{b.getF32Type()}, valid,
+                                    /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        Value v = memref::LoadOp::create(b, loc, global,
+                                         withBatch(batchIv, {gRow, gCol}));
+        scf::YieldOp::create(b, loc, v);
+        b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+        scf::YieldOp::create(
+            b, loc,
+            arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0))
+                .getResult());
+      }
+      SmallVector<Value> idx = transpose ? SmallVector<Value>{c, r}
+                                         : SmallVector<Value>{r, c};
+      memref::StoreOp::create(b, loc, ifOp.getResult(0), staged, idx);
+    }
+  }
+
+  void build(gpu::LaunchOp launch) {
+    Block &body = launch.getBody().front();
+    b.setInsertionPointToStart(&body);
+    Value tid = launch.getThreadIds().x;
+    Value n0 = ib.mul(launch.getBlockIds().x, kSimtBlock);
+    Value m0 = ib.mul(launch.getBlockIds().y, kSimtBlock);
+    Value batchIv = mm.batch ? launch.getBlockIds().z : Value();
+    Value tx = ib.rem(tid, kSimtThreadsPerDim);
+    Value ty = ib.div(tid, kSimtThreadsPerDim);
+
+    auto wg = gpu::AddressSpaceAttr::get(b.getContext(),
+                                         gpu::AddressSpace::Workgroup);
+    auto tileType = MemRefType::get({kSimtBlockK, kSimtBlock}, b.getF32Type(),
+                                    AffineMap(), wg);
+    Value smem = gpu::DynamicSharedMemoryOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
+                        wg));
+    // As[k][m] (A transposed) and Bs[k][n].
+    Value tileA = memref::ViewOp::create(b, loc, tileType, smem, ib.c(0),
+                                         ValueRange{});
+    Value tileB = memref::ViewOp::create(
+        b, loc, tileType, smem, ib.c(kSimtBlockK * kSimtBlock * 4),
+        ValueRange{});
+
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+    SmallVector<Value> init(kSimtPerThread * kSimtPerThread, zero);
+    Value kTiles = ib.ceilDiv(mm.k, kSimtBlockK);
+    auto loop = scf::ForOp::create(b, loc, ib.c(0), kTiles, ib.c(1), init);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value k0 = ib.mul(loop.getInductionVar(), kSimtBlockK);
+      stage(mm.a, tileA, batchIv, tid, m0, k0, mm.m, mm.k, kSimtBlockK,
+            /*transpose=*/true);
+      stage(mm.b, tileB, batchIv, tid, k0, n0, mm.k, mm.n, kSimtBlock,
+            /*transpose=*/false);
+      gpu::BarrierOp::create(b, loc);
+      SmallVector<Value> acc(loop.getRegionIterArgs().begin(),
+                             loop.getRegionIterArgs().end());
+      for (int64_t kk = 0; kk < kSimtBlockK; ++kk) {
+        SmallVector<Value> a, bv;
+        for (int64_t i = 0; i < kSimtPerThread; ++i) {
+          a.push_back(memref::LoadOp::create(
+              b, loc, tileA,
+              ValueRange{ib.c(kk), ib.add(ty, i * kSimtThreadsPerDim)}));
+          bv.push_back(memref::LoadOp::create(
+              b, loc, tileB,
+              ValueRange{ib.c(kk), ib.add(tx, i * kSimtThreadsPerDim)}));
+        }
+        for (int64_t i = 0; i < kSimtPerThread; ++i)
+          for (int64_t j = 0; j < kSimtPerThread; ++j) {
+            Value &c = acc[i * kSimtPerThread + j];
+            c = math::FmaOp::create(b, loc, a[i], bv[j], c);
+          }
+      }
+      gpu::BarrierOp::create(b, loc);
+      scf::YieldOp::create(b, loc, acc);
+    }
+    for (int64_t i = 0; i < kSimtPerThread; ++i)
+      for (int64_t j = 0; j < kSimtPerThread; ++j) {
+        Value row = ib.add(ib.add(m0, ty), i * kSimtThreadsPerDim);
+        Value col = ib.add(ib.add(n0, tx), j * kSimtThreadsPerDim);
+        accumulateIntoC(b, loc, mm, batchIv, row, col,
+                        loop.getResult(i * kSimtPerThread + j));
+      }
+    gpu::TerminatorOp::create(b, loc);
+  }
+
+  static int64_t sharedBytes() { return 2 * kSimtBlockK * kSimtBlock * 4; }
+};
+} // namespace
+
+LogicalResult mlir::amp::rewriteMatmulToSimtKernel(RewriterBase &rewriter,
+                                                   linalg::LinalgOp op) {
+  if (!isSimtF32Matmul(op))
+    return rewriter.notifyMatchFailure(op, "not an f32 matmul");
+  Location loc = op.getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  MatmulOperands mm = prepareMatmul(rewriter, op, rewriter.getF32Type());
+  guardNonEmpty(rewriter, mm);
+  IndexBuilder ib{rewriter, loc};
+  Value one = ib.c(1);
+  Value shmem = arith::ConstantIntOp::create(
+      rewriter, loc, rewriter.getI32Type(), SimtF32Kernel::sharedBytes());
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, ib.ceilDiv(mm.n, kSimtBlock),
+      ib.ceilDiv(mm.m, kSimtBlock), mm.batch ? mm.batch : one,
+      ib.c(kSimtThreads), one, one, shmem);
+  SimtF32Kernel kernel{rewriter, loc, mm};
+  kernel.build(launch);
+  rewriter.eraseOp(op);
+  return success();
+}
+
+LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
+                                                         linalg::LinalgOp op,
+                                                         MmaKind kind,
+                                                         MmaKind *usedKind) {
+  Type inType = tensorCoreInputType(op);
+  if (!inType)
+    return rewriter.notifyMatchFailure(op, "not a f16/bf16 -> f32 matmul");
+  Location loc = op.getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  MatmulOperands mm = prepareMatmul(rewriter, op, inType);
+  IndexBuilder ib{rewriter, loc};
+  bool isBatch = static_cast<bool>(mm.batch);
 
   auto aType = cast<MemRefType>(mm.a.getType());
   auto bType = cast<MemRefType>(mm.b.getType());
@@ -711,16 +893,7 @@ LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
     kind = MmaKind::MmaSync;
   if (usedKind)
     *usedKind = kind;
-
-  // Launch only for non-empty outputs (a zero-sized grid is an error).
-  Value nonEmpty = ib.land(
-      ib.gtZero(mm.m), ib.gtZero(mm.n));
-  if (mm.batch)
-    nonEmpty = ib.land(nonEmpty, ib.gtZero(mm.batch));
-  if (!matchPattern(nonEmpty, m_One())) {
-    auto guardIf = scf::IfOp::create(rewriter, loc, nonEmpty, false);
-    rewriter.setInsertionPointToStart(&guardIf.getThenRegion().front());
-  }
+  guardNonEmpty(rewriter, mm);
 
   int64_t blockM = kind == MmaKind::Wgmma ? kWgBlockM : kBlockM;
   int64_t blockN = kind == MmaKind::Wgmma ? kWgBlockN : kBlockN;
@@ -805,23 +978,33 @@ struct AmpGPUMatmulToMmaPass
   using Base::Base;
 
   void runOnOperation() override {
-    MmaKind requested;
+    MmaKind requested = MmaKind::MmaSync;
+    bool tensorCores = true;
     if (kind == "mma-sync") {
       requested = MmaKind::MmaSync;
     } else if (kind == "wgmma") {
       requested = MmaKind::Wgmma;
+    } else if (kind == "none") {
+      tensorCores = false;
     } else {
       getOperation()->emitError()
           << "amp-gpu-matmul-to-mma: unknown kind '" << kind
-          << "' (expected mma-sync or wgmma)";
+          << "' (expected mma-sync, wgmma or none)";
       return signalPassFailure();
     }
-    SmallVector<linalg::LinalgOp> matmuls;
+    SmallVector<linalg::LinalgOp> matmuls, simt;
     getOperation()->walk([&](linalg::LinalgOp op) {
-      if (isTensorCoreMatmul(op) && !op->getParentOfType<gpu::LaunchOp>())
+      if (op->getParentOfType<gpu::LaunchOp>())
+        return;
+      if (tensorCores && isTensorCoreMatmul(op))
         matmuls.push_back(op);
+      else if (simtF32 && isSimtF32Matmul(op))
+        simt.push_back(op);
     });
     IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : simt)
+      if (succeeded(rewriteMatmulToSimtKernel(rewriter, op)))
+        ++numSimt;
     for (linalg::LinalgOp op : matmuls) {
       MmaKind used;
       if (failed(rewriteMatmulToTensorCoreKernel(rewriter, op, requested,

@@ -1,5 +1,6 @@
 // RUN: amp-opt %s --amp-gpu-matmul-to-mma --split-input-file | FileCheck %s
 // RUN: amp-opt %s --amp-gpu-matmul-to-mma="kind=wgmma" --split-input-file | FileCheck %s --check-prefix=WGMMA
+// RUN: amp-opt %s --amp-gpu-matmul-to-mma="kind=none simt-f32" --split-input-file | FileCheck %s --check-prefix=SIMT
 
 // Aligned rows: cp.async staging, ldmatrix, mma.sync, masked epilogue.
 // CHECK-LABEL: func.func @matmul_f16_aligned
@@ -135,5 +136,25 @@ func.func @matmul_after_fill(%a: memref<64x64xf16>, %b: memref<64x64xf16>,
   linalg.fill ins(%init : f32) outs(%c : memref<64x64xf32>)
   linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>)
                 outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+// With simt-f32, FP32 matmuls get the tiled SIMT kernel (8x8 FMAs per
+// thread and K step); with kind=none, the f16 ones stay.
+// SIMT-LABEL: func.func @matmul_f32_simt
+// SIMT:         gpu.launch blocks({{.*}}) threads({{.*}}) in (%{{[^,]+}} = %c256
+// SIMT:           scf.for
+// SIMT-COUNT-64:    math.fma
+// SIMT:           gpu.barrier
+// SIMT:         linalg.matmul ins(%{{.*}} : memref<64x64xf16>, memref<64x64xf16>)
+func.func @matmul_f32_simt(%a: memref<100x70xf32>, %b: memref<70x90xf32>,
+                           %c: memref<100x90xf32>, %h: memref<64x64xf16>,
+                           %ch: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<100x70xf32>, memref<70x90xf32>)
+                outs(%c : memref<100x90xf32>)
+  linalg.matmul ins(%h, %h : memref<64x64xf16>, memref<64x64xf16>)
+                outs(%ch : memref<64x64xf32>)
   return
 }

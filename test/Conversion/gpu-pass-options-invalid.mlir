@@ -5,7 +5,7 @@
 // RUN: amp-opt %t/block-size.mlir --amp-gpu-parallel-loops-to-launch="block-size=4096" -verify-diagnostics
 
 //--- kind.mlir
-// expected-error @+1 {{amp-gpu-matmul-to-mma: unknown kind 'wmma' (expected mma-sync or wgmma)}}
+// expected-error @+1 {{amp-gpu-matmul-to-mma: unknown kind 'wmma' (expected mma-sync, wgmma or none)}}
 module {}
 
 //--- block-size.mlir

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -46,6 +47,15 @@ enum class MmaKind { MmaSync, Wgmma };
 /// replaced by a Tensor Core kernel: default indexing maps, A and B of the
 /// same 16-bit float type (f16 or bf16), C of f32.
 bool isTensorCoreMatmul(linalg::LinalgOp op);
+
+/// Whether `op` is a linalg.matmul or linalg.batch_matmul on memrefs with
+/// default maps and f32 A, B and C (the FP32 baseline).
+bool isSimtF32Matmul(linalg::LinalgOp op);
+
+/// Replaces `op` (for which isSimtF32Matmul holds) by a tiled SIMT
+/// gpu.launch (128x128 block tiles, 8x8 outputs per thread, FMA).
+LogicalResult rewriteMatmulToSimtKernel(RewriterBase &rewriter,
+                                        linalg::LinalgOp op);
 
 /// Replaces `op` (for which isTensorCoreMatmul holds) by a gpu.launch that
 /// computes it on Tensor Cores with the given instruction family. A wgmma

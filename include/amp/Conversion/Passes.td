@@ -105,9 +105,11 @@ def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
 
     Sizes that are not multiples of the tile are handled by zero-filling the
     staged tiles (masked loads, or TMA's out-of-bounds fill) and masking the
-    stores. Dynamic sizes are supported. Matmuls with other element types
-    (e.g. the FP32 baseline), other indexing maps, or on tensors are left to
-    the generic path.
+    stores. Dynamic sizes are supported. With `simt-f32`, FP32 matmuls (the
+    baseline of the speed-ups) get a tiled SIMT kernel: 128x128 block tiles,
+    256 threads computing 8x8 outputs each with FMAs, K in steps of 8 staged
+    in workgroup memory. Matmuls with other element types, other indexing
+    maps, or on tensors are left to the generic path.
 
     Example:
 
@@ -126,18 +128,24 @@ def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
   }];
   let options = [
     Option<"kind", "kind", "std::string", /*default=*/"\"mma-sync\"",
-           "Tensor Core instruction family: mma-sync (sm_80+) or wgmma "
-           "(sm_90a)">,
+           "Tensor Core instruction family: mma-sync (sm_80+), wgmma "
+           "(sm_90a), or none (only the simt-f32 kernels)">,
+    Option<"simtF32", "simt-f32", "bool", /*default=*/"false",
+           "Also map f32 x f32 -> f32 matmuls to a tiled SIMT kernel (the "
+           "FP32 baseline) instead of leaving them to the generic path">,
   ];
   let statistics = [
     Statistic<"numMmaSync", "mma-sync-kernels", "Matmuls mapped to mma.sync">,
     Statistic<"numWgmma", "wgmma-kernels", "Matmuls mapped to wgmma">,
+    Statistic<"numSimt", "simt-f32-kernels",
+              "FP32 matmuls mapped to the tiled SIMT kernel">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect",
+    "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::NVVM::NVVMDialect",
     "::mlir::nvgpu::NVGPUDialect",
