@@ -192,7 +192,11 @@ def generate_harness(name, args, results, target):
     """C++ source of the harness for one signature."""
     with open(os.path.join(HERE, "harness.cpp.in")) as f:
         template = f.read()
-    decl_args = ", ".join(["void *results"] +
+    # MLIR's C interface passes a pointer to the result descriptor(s) first,
+    # and nothing for functions without results.
+    result_param = ["void *results"] if results else []
+    result_arg = ["&results"] if results else []
+    decl_args = ", ".join(result_param +
                           ["%s *arg%d" % (descriptor_type(len(a["shape"])), i)
                            for i, a in enumerate(args)])
     fields = "\n".join("  %s r%d;" % (descriptor_type(len(r["shape"])), i)
@@ -209,7 +213,7 @@ def generate_harness(name, args, results, target):
                 t["type"], size, len(t["shape"]), kind, shape))
         return "\n".join(rows) if rows else "  {\"\", 0, 0, \"\", {}},"
 
-    call_args = ", ".join(["&results"] + [
+    call_args = ", ".join(result_arg + [
         "(%s *)&inputDescs[%d]" % (descriptor_type(len(a["shape"])), i)
         for i, a in enumerate(args)])
     result_descs = "\n".join(
