@@ -194,6 +194,9 @@ void *encodeTensorMap(int64_t rank, const RankedDescriptor *d,
   CUdeviceptr device = 0;
   CUDA_REPORT(cuMemAlloc(&device, sizeof(CUtensorMap)));
   CUDA_REPORT(cuMemcpyHtoD(device, &map, sizeof(CUtensorMap)));
+  // Copies from pageable memory may still be in flight when cuMemcpyHtoD
+  // returns, and kernels run on non-blocking streams: wait here.
+  CUDA_REPORT(cuCtxSynchronize());
   return reinterpret_cast<void *>(device);
 }
 
@@ -270,6 +273,9 @@ UnrankedMemRef deviceConstant(UnrankedMemRef host, int64_t elementBytes) {
       CUdeviceptr ptr = 0;
       CUDA_REPORT(cuMemAlloc(&ptr, bytes));
       CUDA_REPORT(cuMemcpyHtoD(ptr, data, bytes));
+      // See encodeTensorMap: the upload must land before kernels on
+      // non-blocking streams read it.
+      CUDA_REPORT(cuCtxSynchronize());
       device = reinterpret_cast<void *>(ptr);
       deviceConstants.emplace(key, device);
     }
@@ -623,6 +629,8 @@ AMP_EXPORT void ampCudaDeviceName(char *buffer, int size) {
 AMP_EXPORT void ampCudaCopyToDevice(void *dst, const void *src, size_t bytes) {
   ensureContext();
   CUDA_REPORT(cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(dst), src, bytes));
+  // Complete before the model's kernels (on non-blocking streams) start.
+  CUDA_REPORT(cuCtxSynchronize());
 }
 
 /// Copies `bytes` from `src` (device or host memory, by unified addressing)
@@ -633,11 +641,19 @@ AMP_EXPORT void ampCudaCopyToHost(void *dst, const void *src, size_t bytes) {
                        reinterpret_cast<CUdeviceptr>(src), bytes));
 }
 
+/// Device memory for harnesses, from the same allocator as the compiled
+/// code's buffers (so that ampCudaFree frees both alike).
 AMP_EXPORT void *ampCudaAlloc(size_t bytes) {
   ensureContext();
   CUdeviceptr ptr = 0;
-  if (bytes)
+  if (!bytes)
+    return nullptr;
+  if (hasMemoryPools()) {
+    CUDA_REPORT(cuMemAllocAsync(&ptr, bytes, nullptr));
+    CUDA_REPORT(cuCtxSynchronize());
+  } else {
     CUDA_REPORT(cuMemAlloc(&ptr, bytes));
+  }
   return reinterpret_cast<void *>(ptr);
 }
 
@@ -645,6 +661,13 @@ AMP_EXPORT void ampCudaFree(void *ptr) {
   if (!ptr)
     return;
   ensureContext();
+  // Outputs of compiled code come from the stream-ordered pool; the null
+  // stream orders the free after all work (the call has synchronized).
+  if (hasMemoryPools()) {
+    CUDA_REPORT(cuMemFreeAsync(reinterpret_cast<CUdeviceptr>(ptr), nullptr));
+    CUDA_REPORT(cuCtxSynchronize());
+    return;
+  }
   CUDA_REPORT(cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)));
 }
 
