@@ -164,8 +164,9 @@ void *encodeTensorMap(int64_t rank, const RankedDescriptor *d,
                       CUtensorMapL2promotion l2Promotion,
                       CUtensorMapFloatOOBfill oobFill) {
   if (rank < 1 || rank > 5) {
-    fprintf(stderr, "amp-cuda-runtime: TMA descriptors need rank 1-5, got "
-                    "%lld\n",
+    fprintf(stderr,
+            "amp-cuda-runtime: TMA descriptors need rank 1-5, got "
+            "%lld\n",
             static_cast<long long>(rank));
     lastError = CUDA_ERROR_INVALID_VALUE;
     return nullptr;
@@ -233,8 +234,13 @@ void *cachedTensorMap2D(const UnrankedMemRef &m, CUtensorMapDataType type,
     return nullptr;
   }
   int64_t bytes = tensorMapElementBytes(type);
-  TensorMapKey key{descData(d, bytes), descSize(d, 0),  descSize(d, 1),
-                   descStride(d, 2, 0), boxRows, boxCols, int(type)};
+  TensorMapKey key{descData(d, bytes),
+                   descSize(d, 0),
+                   descSize(d, 1),
+                   descStride(d, 2, 0),
+                   boxRows,
+                   boxCols,
+                   int(type)};
   std::lock_guard<std::mutex> lock(tensorMapMutex);
   auto it = tensorMaps.find(key);
   if (it != tensorMaps.end())
@@ -331,13 +337,13 @@ AMP_EXPORT void mgpuModuleUnload(CUmodule module) {
   CUDA_REPORT(cuModuleUnload(module));
 }
 
-AMP_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module,
-                                            const char *name) {
+AMP_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
   ensureContext();
   CUfunction function = nullptr;
   if (!module) {
-    fprintf(stderr, "amp-cuda-runtime: kernel %s: its module failed to "
-                    "load\n",
+    fprintf(stderr,
+            "amp-cuda-runtime: kernel %s: its module failed to "
+            "load\n",
             name);
     lastError = CUDA_ERROR_INVALID_HANDLE;
     return nullptr;
@@ -370,8 +376,8 @@ static bool prepareSharedMemory(CUfunction function, int32_t bytes) {
 AMP_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
                                  intptr_t gridY, intptr_t gridZ,
                                  intptr_t blockX, intptr_t blockY,
-                                 intptr_t blockZ, int32_t smem,
-                                 CUstream stream, void **params, void **extra,
+                                 intptr_t blockZ, int32_t smem, CUstream stream,
+                                 void **params, void **extra,
                                  size_t /*paramsCount*/) {
   ensureContext();
   if (!function || !prepareSharedMemory(function, smem))
@@ -521,15 +527,15 @@ AMP_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
 AMP_EXPORT void mgpuMemset32(void *dst, unsigned int value, size_t count,
                              CUstream stream) {
   ensureContext();
-  CUDA_REPORT(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value,
-                               count, stream));
+  CUDA_REPORT(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                               stream));
 }
 
 AMP_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
                              CUstream stream) {
   ensureContext();
-  CUDA_REPORT(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value,
-                               count, stream));
+  CUDA_REPORT(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                               stream));
 }
 
 AMP_EXPORT void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
@@ -561,19 +567,20 @@ AMP_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
 // TMA
 //===----------------------------------------------------------------------===//
 
-AMP_EXPORT void *mgpuTensorMapEncodeTiledMemref(
-    int64_t tensorRank, void *rankedDescriptor, int64_t tensorDataType,
-    int64_t interleave, int64_t swizzle, int64_t l2Promotion, int64_t oobFill,
-    int64_t *inputBoxDims) {
+AMP_EXPORT void *
+mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *rankedDescriptor,
+                               int64_t tensorDataType, int64_t interleave,
+                               int64_t swizzle, int64_t l2Promotion,
+                               int64_t oobFill, int64_t *inputBoxDims) {
   ensureContext();
   auto *d = static_cast<const RankedDescriptor *>(rankedDescriptor);
-  return encodeTensorMap(
-      tensorRank, d, static_cast<CUtensorMapDataType>(tensorDataType),
-      tensorMapElementBytes(tensorDataType), inputBoxDims,
-      static_cast<CUtensorMapInterleave>(interleave),
-      static_cast<CUtensorMapSwizzle>(swizzle),
-      static_cast<CUtensorMapL2promotion>(l2Promotion),
-      static_cast<CUtensorMapFloatOOBfill>(oobFill));
+  return encodeTensorMap(tensorRank, d,
+                         static_cast<CUtensorMapDataType>(tensorDataType),
+                         tensorMapElementBytes(tensorDataType), inputBoxDims,
+                         static_cast<CUtensorMapInterleave>(interleave),
+                         static_cast<CUtensorMapSwizzle>(swizzle),
+                         static_cast<CUtensorMapL2promotion>(l2Promotion),
+                         static_cast<CUtensorMapFloatOOBfill>(oobFill));
 }
 
 AMP_EXPORT void *ampTensorMap2D_f16(int64_t rank, void *descriptor,
@@ -584,8 +591,8 @@ AMP_EXPORT void *ampTensorMap2D_f16(int64_t rank, void *descriptor,
 
 AMP_EXPORT void *ampTensorMap2D_bf16(int64_t rank, void *descriptor,
                                      int64_t boxRows, int64_t boxCols) {
-  return cachedTensorMap2D({rank, descriptor},
-                           CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, boxRows, boxCols);
+  return cachedTensorMap2D({rank, descriptor}, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+                           boxRows, boxCols);
 }
 
 //===----------------------------------------------------------------------===//

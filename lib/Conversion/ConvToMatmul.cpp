@@ -64,8 +64,7 @@ static void rowsAsMatmul(RewriterBase &rewriter, linalg::GenericOp gen) {
   auto matmul = linalg::MatmulOp::create(rewriter, loc, TypeRange{c2.getType()},
                                          ValueRange{a2, f}, ValueRange{c2});
   auto cType = cast<RankedTensorType>(c.getType());
-  SmallVector<OpFoldResult> shape =
-      tensor::getMixedSizes(rewriter, loc, c);
+  SmallVector<OpFoldResult> shape = tensor::getMixedSizes(rewriter, loc, c);
   Value back = tensor::ExpandShapeOp::create(rewriter, loc, cType,
                                              matmul.getResult(0), rows, shape);
   rewriter.replaceOp(gen, back);

@@ -22,9 +22,9 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/PatternMatch.h"
-#include "llvm/ADT/SetVector.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir {
 namespace amp {
@@ -59,15 +59,14 @@ static bool onlyBookkeepingUses(Value v) {
   for (Operation *user : v.getUsers()) {
     if (user->getParentOfType<gpu::LaunchOp>())
       return false;
-    if (isa<memref::LoadOp, memref::StoreOp, memref::DeallocOp,
-            memref::DimOp, memref::ExtractAlignedPointerAsIndexOp>(user))
+    if (isa<memref::LoadOp, memref::StoreOp, memref::DeallocOp, memref::DimOp,
+            memref::ExtractAlignedPointerAsIndexOp>(user))
       continue;
     if (auto call = dyn_cast<func::CallOp>(user))
       if (call.getCallee().starts_with("dealloc_helper"))
         continue;
     if (isa<ViewLikeOpInterface, memref::CastOp>(user) &&
-        user->getNumResults() == 1 &&
-        onlyBookkeepingUses(user->getResult(0)))
+        user->getNumResults() == 1 && onlyBookkeepingUses(user->getResult(0)))
       continue;
     return false;
   }
@@ -173,14 +172,12 @@ static void convertCopy(RewriterBase &rewriter, memref::CopyOp copy,
 /// The runtime function that returns the device copy of a constant of
 /// element type `elt`: `ampDeviceConstant_<elt>(memref<*xelt>) ->
 /// memref<*xelt>`.
-static FailureOr<func::FuncOp> getDeviceConstantFn(ModuleOp module,
-                                                   Type elt) {
+static FailureOr<func::FuncOp> getDeviceConstantFn(ModuleOp module, Type elt) {
   std::string suffix;
   llvm::raw_string_ostream os(suffix);
   elt.print(os);
-  static const char *const kSupported[] = {"f16", "bf16", "f32", "f64",
-                                           "i1",  "i8",   "i16", "i32",
-                                           "i64", "index"};
+  static const char *const kSupported[] = {
+      "f16", "bf16", "f32", "f64", "i1", "i8", "i16", "i32", "i64", "index"};
   if (!llvm::is_contained(kSupported, suffix))
     return failure();
   std::string name = "ampDeviceConstant_" + suffix;
@@ -363,8 +360,8 @@ void AmpGPUDeviceMemoryPass::runOnOperation() {
       Value unranked = memref::CastOp::create(
           rewriter, loc, (*upload).getFunctionType().getInput(0),
           get.getResult());
-      auto call = func::CallOp::create(rewriter, loc, *upload,
-                                       ValueRange{unranked});
+      auto call =
+          func::CallOp::create(rewriter, loc, *upload, ValueRange{unranked});
       Value ranked =
           memref::CastOp::create(rewriter, loc, type, call.getResult(0));
       rewriter.replaceAllUsesExcept(get.getResult(), ranked,

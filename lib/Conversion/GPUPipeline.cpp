@@ -234,8 +234,7 @@ void mlir::amp::registerAmpGPUPipeline() {
       [](OpPassManager &pm, const AmpGPUPipelineOptions &options) {
         std::string message;
         if (failed(verifyGPUPipelineOptions(options, message))) {
-          pm.addPass(
-              std::make_unique<InvalidGPUPipelineOptionsPass>(message));
+          pm.addPass(std::make_unique<InvalidGPUPipelineOptionsPass>(message));
           return;
         }
         buildAmpGPUPipeline(pm, options);

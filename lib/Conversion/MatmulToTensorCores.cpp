@@ -71,8 +71,7 @@ static Type matmulInputType(linalg::LinalgOp op) {
     return {};
   Type elt = aType.getElementType();
   if (!(elt.isF16() || elt.isBF16() || elt.isF32()) ||
-      bType.getElementType() != elt ||
-      !cType.getElementType().isF32())
+      bType.getElementType() != elt || !cType.getElementType().isF32())
     return {};
   // Global (default) memory space only.
   if (aType.getMemorySpace() || bType.getMemorySpace() ||
@@ -131,10 +130,16 @@ struct IndexBuilder {
   Location loc;
 
   Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }
+  Value add(Value x, Value y) {
+    return b.createOrFold<arith::AddIOp>(loc, x, y);
+  }
   Value add(Value x, int64_t y) { return add(x, c(y)); }
-  Value sub(Value x, Value y) { return b.createOrFold<arith::SubIOp>(loc, x, y); }
-  Value mul(Value x, int64_t y) { return b.createOrFold<arith::MulIOp>(loc, x, c(y)); }
+  Value sub(Value x, Value y) {
+    return b.createOrFold<arith::SubIOp>(loc, x, y);
+  }
+  Value mul(Value x, int64_t y) {
+    return b.createOrFold<arith::MulIOp>(loc, x, c(y));
+  }
   Value div(Value x, int64_t y) {
     return b.createOrFold<arith::DivUIOp>(loc, x, c(y));
   }
@@ -153,7 +158,9 @@ struct IndexBuilder {
     return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ugt, x,
                                          c(0));
   }
-  Value land(Value x, Value y) { return b.createOrFold<arith::AndIOp>(loc, x, y); }
+  Value land(Value x, Value y) {
+    return b.createOrFold<arith::AndIOp>(loc, x, y);
+  }
   Value select(Value cond, Value x, Value y) {
     return b.createOrFold<arith::SelectOp>(loc, cond, x, y);
   }
@@ -186,16 +193,18 @@ static SmallVector<Value> withBatch(Value batchIv, ValueRange ij) {
 
 /// Adds `acc` to C[row, col] (or to the fill value) when (row, col) is
 /// inside C.
-static void accumulateIntoC(OpBuilder &b, Location loc, const MatmulOperands &mm,
-                            Value batchIv, Value row, Value col, Value acc) {
+static void accumulateIntoC(OpBuilder &b, Location loc,
+                            const MatmulOperands &mm, Value batchIv, Value row,
+                            Value col, Value acc) {
   IndexBuilder ib{b, loc};
   Value inBounds = ib.land(ib.lt(row, mm.m), ib.lt(col, mm.n));
   auto ifOp = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   SmallVector<Value> idx = withBatch(batchIv, {row, col});
-  Value old = mm.init ? mm.init
-                      : memref::LoadOp::create(b, loc, mm.cMat, idx).getResult();
+  Value old = mm.init
+                  ? mm.init
+                  : memref::LoadOp::create(b, loc, mm.cMat, idx).getResult();
   Value sum = arith::AddFOp::create(b, loc, old, acc);
   memref::StoreOp::create(b, loc, sum, mm.cMat, idx);
 }
@@ -232,9 +241,8 @@ struct MmaSyncKernel {
     loadTile(mm.b, stageB, stage, k0, n0, mm.k, mm.n, kBlockK, kBlockN);
   }
 
-  void loadTile(Value global, Value staged, Value stage, Value row0,
-                Value col0, Value rows, Value cols, int64_t tileRows,
-                int64_t tileCols) {
+  void loadTile(Value global, Value staged, Value stage, Value row0, Value col0,
+                Value rows, Value cols, int64_t tileRows, int64_t tileCols) {
     if (asyncCopies) {
       // 16-byte chunks: tileRows * tileCols / 8 of them, spread over threads.
       int64_t chunksPerRow = tileCols / 8;
@@ -275,8 +283,8 @@ struct MmaSyncKernel {
                                        withBatch(batchIv, {gRow, gCol}));
       scf::YieldOp::create(b, loc, v);
       b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-      Value z = arith::ConstantOp::create(
-          b, loc, mm.inType, b.getFloatAttr(mm.inType, 0.0));
+      Value z = arith::ConstantOp::create(b, loc, mm.inType,
+                                          b.getFloatAttr(mm.inType, 0.0));
       scf::YieldOp::create(b, loc, z);
     }
     memref::StoreOp::create(b, loc, ifOp.getResult(0), staged,
@@ -291,11 +299,9 @@ struct MmaSyncKernel {
     // nvgpu.mma.sync has no bf16 form: use the NVVM op on packed registers.
     auto packed = [&](Value frag, int64_t rows) {
       SmallVector<Value> regs;
-      auto pairType = VectorType::get({2}, mm.inType);
       auto i32x1 = VectorType::get({1}, b.getI32Type());
       for (int64_t r = 0; r < rows; ++r) {
         Value pair = vector::ExtractOp::create(b, loc, frag, r);
-        (void)pairType;
         Value asInt = vector::BitCastOp::create(b, loc, i32x1, pair);
         regs.push_back(vector::ExtractOp::create(b, loc, asInt, 0));
       }
@@ -308,15 +314,15 @@ struct MmaSyncKernel {
         cRegs.push_back(
             vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{i, j}));
     Type f32 = b.getF32Type();
-    auto resultType = LLVM::LLVMStructType::getLiteral(b.getContext(),
-                                                       {f32, f32, f32, f32});
-    auto op = NVVM::MmaOp::create(
-        b, loc, resultType, aRegs, bRegs, cRegs, {16, 8, 16}, std::nullopt,
-        std::nullopt,
-        std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
-                                      NVVM::MMATypes::bf16},
-        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                       NVVM::MMALayout::col});
+    auto resultType =
+        LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+    auto op =
+        NVVM::MmaOp::create(b, loc, resultType, aRegs, bRegs, cRegs,
+                            {16, 8, 16}, std::nullopt, std::nullopt,
+                            std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
+                                                          NVVM::MMATypes::bf16},
+                            std::array<NVVM::MMALayout, 2>{
+                                NVVM::MMALayout::row, NVVM::MMALayout::col});
     SmallVector<Value> elems;
     for (int64_t i = 0; i < 4; ++i)
       elems.push_back(LLVM::ExtractValueOp::create(b, loc, op.getResult(), i));
@@ -393,11 +399,11 @@ struct MmaSyncKernel {
     Value kTiles = ib.ceilDiv(mm.k, kBlockK);
     Value zero = ib.c(0), one = ib.c(1);
     // Prologue: stage 0 <- K tile 0.
-    auto hasK = scf::IfOp::create(
-        b, loc,
-        b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ugt, kTiles,
-                                      zero),
-        /*withElseRegion=*/false);
+    auto hasK =
+        scf::IfOp::create(b, loc,
+                          b.createOrFold<arith::CmpIOp>(
+                              loc, arith::CmpIPredicate::ugt, kTiles, zero),
+                          /*withElseRegion=*/false);
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(&hasK.getThenRegion().front());
@@ -446,11 +452,11 @@ struct MmaSyncKernel {
             Value row = ib.add(
                 ib.add(ib.add(m0, ib.mul(warpM, kWarpM)), mt * 16 + 8 * i),
                 groupRow);
-            Value col = ib.add(
-                ib.add(ib.add(n0, ib.mul(warpN, kWarpN)), nt * 8 + j),
-                groupCol);
-            Value v = vector::ExtractOp::create(b, loc, acc,
-                                                ArrayRef<int64_t>{i, j});
+            Value col =
+                ib.add(ib.add(ib.add(n0, ib.mul(warpN, kWarpN)), nt * 8 + j),
+                       groupCol);
+            Value v =
+                vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{i, j});
             accumulateIntoC(b, loc, mm, batchIv, row, col, v);
           }
       }
@@ -469,8 +475,8 @@ struct MmaSyncKernel {
 constexpr int64_t kWgBlockM = 128, kWgBlockN = 128, kWgBlockK = 64;
 constexpr int64_t kWgStages = 3;
 constexpr int64_t kWgThreads = 128;
-constexpr int64_t kWgTileABytes = kWgBlockM * kWgBlockK * 2;     // 16 KiB
-constexpr int64_t kWgTileBHalfBytes = kWgBlockK * 64 * 2;        // 8 KiB
+constexpr int64_t kWgTileABytes = kWgBlockM * kWgBlockK * 2; // 16 KiB
+constexpr int64_t kWgTileBHalfBytes = kWgBlockK * 64 * 2;    // 8 KiB
 constexpr int64_t kWgStageBytes = kWgTileABytes + 2 * kWgTileBHalfBytes;
 /// Slack to align the ring to 1024 bytes (128-byte swizzle atoms).
 constexpr int64_t kWgAlign = 1024;
@@ -506,8 +512,8 @@ struct WgmmaKernel {
     Value smem = gpu::DynamicSharedMemoryOp::create(
         b, loc, smemType({ShapedType::kDynamic}, b.getI8Type()));
     Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
-    Value pad = ib.rem(ib.sub(ib.c(kWgAlign), ib.rem(base, kWgAlign)),
-                       kWgAlign);
+    Value pad =
+        ib.rem(ib.sub(ib.c(kWgAlign), ib.rem(base, kWgAlign)), kWgAlign);
 
     auto barType = nvgpu::MBarrierGroupType::get(ctx, wg, kWgStages);
     Value bars = nvgpu::MBarrierCreateOp::create(b, loc, barType);
@@ -517,8 +523,7 @@ struct WgmmaKernel {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
       for (int64_t s = 0; s < kWgStages; ++s)
-        nvgpu::MBarrierInitOp::create(b, loc, bars, ib.c(1), ib.c(s),
-                                      Value());
+        nvgpu::MBarrierInitOp::create(b, loc, bars, ib.c(1), ib.c(s), Value());
     }
     gpu::BarrierOp::create(b, loc);
 
@@ -532,15 +537,14 @@ struct WgmmaKernel {
 
     // Thread 0 loads K tile `tile` into ring slot `stage`.
     auto issue = [&](Value stage, Value tile) {
-      nvgpu::MBarrierArriveExpectTxOp::create(b, loc, bars,
-                                              ib.c(kWgStageBytes), stage,
-                                              Value());
+      nvgpu::MBarrierArriveExpectTxOp::create(b, loc, bars, ib.c(kWgStageBytes),
+                                              stage, Value());
       Value k0 = ib.mul(tile, kWgBlockK);
       Value aDst = memref::ViewOp::create(b, loc, aTileType, smem,
                                           stageOffset(stage, 0), ValueRange{});
-      Value b0Dst = memref::ViewOp::create(
-          b, loc, bHalfType, smem, stageOffset(stage, kWgTileABytes),
-          ValueRange{});
+      Value b0Dst = memref::ViewOp::create(b, loc, bHalfType, smem,
+                                           stageOffset(stage, kWgTileABytes),
+                                           ValueRange{});
       Value b1Dst = memref::ViewOp::create(
           b, loc, bHalfType, smem,
           stageOffset(stage, kWgTileABytes + kWgTileBHalfBytes), ValueRange{});
@@ -581,8 +585,8 @@ struct WgmmaKernel {
       Value kt = loop.getInductionVar();
       Value stage = ib.rem(kt, kWgStages);
       Value parityIdx = ib.rem(ib.div(kt, kWgStages), 2);
-      Value parity = arith::IndexCastOp::create(b, loc, b.getI1Type(),
-                                                parityIdx);
+      Value parity =
+          arith::IndexCastOp::create(b, loc, b.getI1Type(), parityIdx);
       nvgpu::MBarrierTryWaitParityOp::create(b, loc, bars, parity,
                                              ib.c(10000000), stage);
       Value aTile = memref::ViewOp::create(b, loc, aTileType, smem,
@@ -658,8 +662,7 @@ static bool fitsWgmma(MemRefType aType, MemRefType bType, bool isBatch) {
   if (!isBatch)
     return true;
   int64_t m = aType.getShape()[aType.getRank() - 2];
-  return !ShapedType::isDynamic(m) && m % kWgBlockM == 0 &&
-         k % kWgBlockK == 0;
+  return !ShapedType::isDynamic(m) && m % kWgBlockM == 0 && k % kWgBlockK == 0;
 }
 
 /// The runtime function that encodes a 2-D TMA descriptor (128-byte swizzle,
@@ -689,8 +692,8 @@ static FailureOr<func::FuncOp> getTensorMapFn(Operation *op, Type elt) {
 /// Reads the operands and sizes of `op`, folds a linalg.fill of C right
 /// before it (the usual zero init) into `init`, and leaves the insertion
 /// point before `op`.
-static MatmulOperands prepareMatmul(RewriterBase &rewriter,
-                                    linalg::LinalgOp op, Type inType) {
+static MatmulOperands prepareMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
+                                    Type inType) {
   MatmulOperands mm;
   if (auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode())) {
     if (fill.hasPureBufferSemantics() &&
@@ -772,8 +775,8 @@ struct SimtF32Kernel {
             arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0))
                 .getResult());
       }
-      SmallVector<Value> idx = transpose ? SmallVector<Value>{c, r}
-                                         : SmallVector<Value>{r, c};
+      SmallVector<Value> idx =
+          transpose ? SmallVector<Value>{c, r} : SmallVector<Value>{r, c};
       memref::StoreOp::create(b, loc, ifOp.getResult(0), staged, idx);
     }
   }
@@ -797,11 +800,11 @@ struct SimtF32Kernel {
         MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
                         wg));
     // As[k][m] (A transposed) and Bs[k][n].
-    Value tileA = memref::ViewOp::create(b, loc, tileType, smem, ib.c(0),
+    Value tileA =
+        memref::ViewOp::create(b, loc, tileType, smem, ib.c(0), ValueRange{});
+    Value tileB = memref::ViewOp::create(b, loc, tileType, smem,
+                                         ib.c(kSimtBlockK * kSimtBlock * 4),
                                          ValueRange{});
-    Value tileB = memref::ViewOp::create(
-        b, loc, tileType, smem, ib.c(kSimtBlockK * kSimtBlock * 4),
-        ValueRange{});
 
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
     SmallVector<Value> init(kSimtPerThread * kSimtPerThread, zero);
@@ -864,9 +867,8 @@ LogicalResult mlir::amp::rewriteMatmulToSimtKernel(RewriterBase &rewriter,
   Value shmem = arith::ConstantIntOp::create(
       rewriter, loc, rewriter.getI32Type(), SimtF32Kernel::sharedBytes());
   auto launch = gpu::LaunchOp::create(
-      rewriter, loc, ib.ceilDiv(mm.n, kSimtBlock),
-      ib.ceilDiv(mm.m, kSimtBlock), mm.batch ? mm.batch : one,
-      ib.c(kSimtThreads), one, one, shmem);
+      rewriter, loc, ib.ceilDiv(mm.n, kSimtBlock), ib.ceilDiv(mm.m, kSimtBlock),
+      mm.batch ? mm.batch : one, ib.c(kSimtThreads), one, one, shmem);
   SimtF32Kernel kernel{rewriter, loc, mm};
   kernel.build(launch);
   rewriter.eraseOp(op);
@@ -888,8 +890,8 @@ LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
 
   auto aType = cast<MemRefType>(mm.a.getType());
   auto bType = cast<MemRefType>(mm.b.getType());
-  if (kind == MmaKind::Wgmma && (!fitsWgmma(aType, bType, isBatch) ||
-                                 !inType.isF16()))
+  if (kind == MmaKind::Wgmma &&
+      (!fitsWgmma(aType, bType, isBatch) || !inType.isF16()))
     kind = MmaKind::MmaSync;
   if (usedKind)
     *usedKind = kind;
@@ -944,9 +946,9 @@ LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
   if (failed(encode))
     return failure();
   auto encodeMap = [&](Value v, int64_t rows, int64_t cols) {
-    return func::CallOp::create(rewriter, loc, *encode,
-                                ValueRange{unranked(flatten(v)), ib.c(rows),
-                                           ib.c(cols)})
+    return func::CallOp::create(
+               rewriter, loc, *encode,
+               ValueRange{unranked(flatten(v)), ib.c(rows), ib.c(cols)})
         .getResult(0);
   };
   Value ptrA = encodeMap(mm.a, kWgBlockM, kWgBlockK);
@@ -1007,8 +1009,8 @@ struct AmpGPUMatmulToMmaPass
         ++numSimt;
     for (linalg::LinalgOp op : matmuls) {
       MmaKind used;
-      if (failed(rewriteMatmulToTensorCoreKernel(rewriter, op, requested,
-                                                 &used)))
+      if (failed(
+              rewriteMatmulToTensorCoreKernel(rewriter, op, requested, &used)))
         continue;
       if (used == MmaKind::Wgmma)
         ++numWgmma;

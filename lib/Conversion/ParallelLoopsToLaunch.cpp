@@ -43,8 +43,8 @@ LogicalResult mlir::amp::convertParallelLoopToLaunch(RewriterBase &rewriter,
   // Trip count of each dimension and their product.
   SmallVector<Value> trips;
   Value total = cst(1);
-  for (auto [lb, ub, step] : llvm::zip(loop.getLowerBound(),
-                                       loop.getUpperBound(), loop.getStep())) {
+  for (auto [lb, ub, step] :
+       llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
     Value span = rewriter.createOrFold<arith::SubIOp>(loc, ub, lb);
     // Empty (or negative) ranges run nothing.
     Value pos = rewriter.createOrFold<arith::MaxSIOp>(loc, span, cst(0));
@@ -59,17 +59,17 @@ LogicalResult mlir::amp::convertParallelLoopToLaunch(RewriterBase &rewriter,
     auto ifOp = scf::IfOp::create(rewriter, loc, nonEmpty, false);
     rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
   }
-  Value grid = rewriter.createOrFold<arith::CeilDivUIOp>(loc, total,
-                                                         cst(blockSize));
+  Value grid =
+      rewriter.createOrFold<arith::CeilDivUIOp>(loc, total, cst(blockSize));
   Value one = cst(1);
   auto launch = gpu::LaunchOp::create(rewriter, loc, grid, one, one,
                                       cst(blockSize), one, one);
   rewriter.setInsertionPointToStart(&launch.getBody().front());
-  Value id = arith::AddIOp::create(
-      rewriter, loc,
-      arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
-                            cst(blockSize)),
-      launch.getThreadIds().x);
+  Value id = arith::AddIOp::create(rewriter, loc,
+                                   arith::MulIOp::create(rewriter, loc,
+                                                         launch.getBlockIds().x,
+                                                         cst(blockSize)),
+                                   launch.getThreadIds().x);
   Value inRange = arith::CmpIOp::create(rewriter, loc,
                                         arith::CmpIPredicate::ult, id, total);
   auto guardIf = scf::IfOp::create(rewriter, loc, inRange, false);
@@ -80,9 +80,10 @@ LogicalResult mlir::amp::convertParallelLoopToLaunch(RewriterBase &rewriter,
   IRMapping mapping;
   Value rest = id;
   for (int64_t d = static_cast<int64_t>(trips.size()) - 1; d >= 0; --d) {
-    Value pos = d == 0 ? rest
-                       : arith::RemUIOp::create(rewriter, loc, rest, trips[d])
-                             .getResult();
+    Value pos =
+        d == 0
+            ? rest
+            : arith::RemUIOp::create(rewriter, loc, rest, trips[d]).getResult();
     if (d != 0)
       rest = arith::DivUIOp::create(rewriter, loc, rest, trips[d]);
     Value iv = arith::AddIOp::create(

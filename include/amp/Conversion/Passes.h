@@ -63,8 +63,7 @@ LogicalResult rewriteMatmulToSimtKernel(RewriterBase &rewriter,
 /// description) builds the mma.sync kernel; `usedKind` says which one was
 /// built.
 LogicalResult rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
-                                              linalg::LinalgOp op,
-                                              MmaKind kind,
+                                              linalg::LinalgOp op, MmaKind kind,
                                               MmaKind *usedKind = nullptr);
 
 /// Rewrites a 2-D convolution on tensors with 16-bit inputs and an f32
