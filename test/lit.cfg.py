@@ -57,6 +57,20 @@ if os.path.exists(mlir_runner) and all(map(os.path.exists, runner_libs)):
     config.substitutions.append(("%mlir_runner_utils", runner_libs[0]))
     config.substitutions.append(("%mlir_c_runner_utils", runner_libs[1]))
 config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(
+    ("%extract-ptx", "%s %s" % (sys.executable, os.path.join(
+        config.amp_src_root, "scripts", "amp-extract-ptx.py"))))
+config.substitutions.append(
+    ("%amp-compile", "%s %s --amp-opt %s --llvm-bin %s --runtime %s" % (
+        sys.executable,
+        os.path.join(config.amp_src_root, "tools", "amp-compile",
+                     "amp-compile.py"),
+        os.path.join(config.amp_tools_dir, "amp-opt"), config.llvm_tools_dir,
+        os.path.join(config.amp_lib_dir, "libamp_cuda_runtime.so"))))
+config.substitutions.append(
+    ("%amp-compare", "%s %s" % (sys.executable, os.path.join(
+        config.amp_src_root, "scripts", "amp-compare.py"))))
+config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))
 
 # Optional parts, for REQUIRES: lines.
 #  ptxas        a CUDA toolkit was found when amp was configured;
@@ -64,23 +78,42 @@ config.substitutions.append(("%python", sys.executable))
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))
+    config.substitutions.append(
+        ("%cuda_root", os.path.dirname(os.path.dirname(config.ptxas))))
+
+#  amp-cuda-runtime  libamp_cuda_runtime.so was built (a CUDA toolkit was
+#                    found); GPU-free tests can inspect and link it.
+amp_cuda_runtime = os.path.join(config.amp_lib_dir, "libamp_cuda_runtime.so")
+if os.path.exists(amp_cuda_runtime):
+    config.available_features.add("amp-cuda-runtime")
+config.substitutions.append(("%amp_cuda_runtime", amp_cuda_runtime))
 
 
-def _cuda_driver_usable():
+def _cuda_compute_capability():
+    """(major, minor) of GPU 0, or None when no GPU is usable."""
     try:
         cuda = ctypes.CDLL("libcuda.so.1")
     except OSError:
-        return False
+        return None
     count = ctypes.c_int(0)
     if cuda.cuInit(0) != 0:
-        return False
-    if cuda.cuDeviceGetCount(ctypes.byref(count)) != 0:
-        return False
-    return count.value > 0
+        return None
+    if cuda.cuDeviceGetCount(ctypes.byref(count)) != 0 or count.value < 1:
+        return None
+    major, minor = ctypes.c_int(0), ctypes.c_int(0)
+    # CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75, MINOR = 76.
+    cuda.cuDeviceGetAttribute(ctypes.byref(major), 75, 0)
+    cuda.cuDeviceGetAttribute(ctypes.byref(minor), 76, 0)
+    return major.value, minor.value
 
 
-if _cuda_driver_usable():
+#  cuda-driver  a usable GPU (the GPU-run tests need sm_80 or newer);
+#  cuda-sm90    it is an sm_90 (Hopper) GPU: the wgmma (sm_90a) tests.
+_capability = _cuda_compute_capability()
+if _capability and _capability >= (8, 0):
     config.available_features.add("cuda-driver")
+if _capability and _capability[0] == 9:
+    config.available_features.add("cuda-sm90")
 
 # Pass statistics are compiled out of release builds of LLVM.
 llvm_config_tool = os.path.join(config.llvm_tools_dir, "llvm-config")
