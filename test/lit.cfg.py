@@ -42,6 +42,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 mlir_opt = os.path.join(config.llvm_tools_dir, "mlir-opt")
 tools = [
     "amp-opt",
+    "amp-run",
     ToolSubst("%mlir-opt", command=mlir_opt, unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, [config.amp_tools_dir])
