@@ -80,6 +80,12 @@ if os.path.exists(llvm_config_tool):
     if mode == "ON":
         config.available_features.add("pass-statistics")
 
+# The integration tests of the slowest corpus models (minutes each on a small
+# machine) run only when asked: `lit --param long_tests=1 build/test` or
+# AMP_LONG_TESTS=1 in the environment.
+if lit_config.params.get("long_tests") or os.environ.get("AMP_LONG_TESTS"):
+    config.available_features.add("long-tests")
+
 # Tests that build a small CMake project need a C++ compiler and CMake.
 if shutil.which(config.cmake_command) and os.path.exists(config.cxx_compiler):
     config.available_features.add("cmake")
