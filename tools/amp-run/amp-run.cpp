@@ -352,14 +352,14 @@ struct OutputReport {
   ErrorMetrics metrics;
 };
 
-/// A metric for the table: 3 significant digits, or "nan"/"inf".
-std::string formatMetric(double value) {
+/// A metric for the table: `digits` significant digits, or "nan"/"inf".
+std::string formatMetric(double value, int digits = 3) {
   if (std::isnan(value))
     return "nan";
   if (std::isinf(value))
     return value > 0 ? "inf" : "-inf";
   char buffer[32];
-  std::snprintf(buffer, sizeof(buffer), "%.3g", value);
+  std::snprintf(buffer, sizeof(buffer), "%.*g", digits, value);
   return buffer;
 }
 
@@ -697,7 +697,7 @@ int main(int argc, char **argv) {
             << stringifyElementKind(std::get<1>(args).kind)
             << " once converted: the inputs are rounded to it\n";
     const char *format = "{0,-20} {1,-16} {2,-9} {3,-11} {4,-11} {5,-11} "
-                         "{6,-9} {7,-7} {8}\n";
+                         "{6,-10} {7,-7} {8}\n";
     out << llvm::formatv(format, "output", "shape", "type", "max_abs_err",
                          "max_rel_err", "rel_l2_err", "cosine", "argmax",
                          "nonfinite");
