@@ -3,7 +3,7 @@
 // the tensors the kernel prints into outputs and drops @main.
 
 // RUN: amp-run %s --runs 1 | FileCheck %s
-// CHECK: @kernel, pipeline 'amp-mixed-precision'
+// CHECK: @kernel, pipeline 'amp-mixed-precision', seed 0, 5 harness ops removed
 // CHECK: result0 4x8 f32
 // CHECK-NEXT: printMemrefF32#0 4x8 f32
 // CHECK-NEXT: printMemrefF32#1 4x16 f32

@@ -427,6 +427,105 @@ SmallVector<std::string> checkBounds(ArrayRef<Bound> bounds,
   return failures;
 }
 
+/// Everything amp-run reports.
+struct Report {
+  std::string model, entry, pipeline;
+  uint64_t seed;
+  bool randomizedWeights;
+  unsigned numWeightConstants, numWeightArguments, numHarnessOps, runs;
+  FunctionSignature fp32Signature, ampSignature;
+  SmallVector<OutputReport> outputs;
+  ErrorMetrics overall;
+  double fp32Ms, ampMs;
+  SmallVector<std::string> failures;
+};
+
+/// Prints `report` as one JSON object.
+void printJson(const Report &report, llvm::raw_ostream &out) {
+  llvm::json::Array outputs;
+  for (const OutputReport &output : report.outputs) {
+    llvm::json::Object object = metricsToJson(output.metrics);
+    object["name"] = output.name;
+    object["shape"] = llvm::json::Array(output.shape);
+    object["type"] = stringifyElementKind(output.referenceKind);
+    object["converted_type"] = stringifyElementKind(output.convertedKind);
+    outputs.push_back(std::move(object));
+  }
+  llvm::json::Array arguments;
+  for (auto [fp32Arg, ampArg] : llvm::zip_equal(report.fp32Signature.arguments,
+                                                report.ampSignature.arguments))
+    arguments.push_back(llvm::json::Object{
+        {"shape", llvm::json::Array(fp32Arg.shape)},
+        {"type", stringifyElementKind(fp32Arg.kind)},
+        {"converted_type", stringifyElementKind(ampArg.kind)}});
+  llvm::json::Object result{
+      {"model", report.model},
+      {"entry", report.entry},
+      {"pipeline", report.pipeline},
+      {"seed", static_cast<int64_t>(report.seed)},
+      {"randomized_weight_constants",
+       static_cast<int64_t>(report.numWeightConstants)},
+      {"randomized_weight_arguments",
+       static_cast<int64_t>(report.numWeightArguments)},
+      {"harness_ops_removed", static_cast<int64_t>(report.numHarnessOps)},
+      {"runs", static_cast<int64_t>(report.runs)},
+      {"arguments", std::move(arguments)},
+      {"outputs", std::move(outputs)},
+      {"overall", metricsToJson(report.overall)},
+      {"fp32_ms", report.fp32Ms},
+      {"amp_ms", report.ampMs},
+      {"check",
+       llvm::json::Object{{"passed", report.failures.empty()},
+                          {"failures", llvm::json::Array(report.failures)}}}};
+  out << llvm::formatv("{0:2}", llvm::json::Value(std::move(result))) << "\n";
+}
+
+/// Prints `report` as a table.
+void printTable(const Report &report, llvm::raw_ostream &out) {
+  out << "amp-run: " << report.model << " @" << report.entry << ", pipeline '"
+      << report.pipeline << "', seed " << report.seed;
+  if (report.randomizedWeights)
+    out << ", random weights (" << report.numWeightConstants << " constants, "
+        << report.numWeightArguments << " arguments)";
+  if (report.numHarnessOps)
+    out << ", " << report.numHarnessOps << " harness ops removed";
+  out << "\n";
+  for (auto [i, args] : llvm::enumerate(llvm::zip_equal(
+           report.fp32Signature.arguments, report.ampSignature.arguments)))
+    if (std::get<0>(args).kind != std::get<1>(args).kind)
+      out << "argument #" << i << " is "
+          << stringifyElementKind(std::get<1>(args).kind)
+          << " once converted: the inputs are rounded to it\n";
+
+  const char *format = "{0,-20} {1,-16} {2,-9} {3,-11} {4,-11} {5,-11} "
+                       "{6,-10} {7,-9} {8}\n";
+  out << llvm::formatv(format, "output", "shape", "type", "max_abs_err",
+                       "max_rel_err", "rel_l2_err", "cosine", "argmax",
+                       "nonfinite");
+  auto row = [&](StringRef name, StringRef shape, StringRef type,
+                 const ErrorMetrics &m) {
+    // Agreement in every row, or how many rows agree.
+    std::string argmax =
+        m.argmaxAgree()
+            ? "yes"
+            : llvm::formatv("{0}/{1}", m.argmaxAgreeRows, m.numRows).str();
+    out << llvm::formatv(format, name, shape, type, formatMetric(m.maxAbsErr),
+                         formatMetric(m.maxRelErr), formatMetric(m.relL2Err),
+                         formatMetric(m.cosine, 6), argmax, m.nonfinite);
+  };
+  for (const OutputReport &output : report.outputs) {
+    std::string type = stringifyElementKind(output.referenceKind).str();
+    if (output.convertedKind != output.referenceKind)
+      type += "->" + stringifyElementKind(output.convertedKind).str();
+    row(output.name, formatShape(output.shape), type, output.metrics);
+  }
+  if (report.outputs.size() > 1)
+    row("overall", "", "", report.overall);
+  out << llvm::formatv("time (median of {0} runs): fp32 {1:f3} ms, amp "
+                       "{2:f3} ms\n",
+                       report.runs, report.fp32Ms, report.ampMs);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -646,83 +745,27 @@ int main(int argc, char **argv) {
   ErrorMetrics total = overall.getMetrics();
   SmallVector<std::string> failures = checkBounds(*bounds, reports);
 
+  Report report{options.inputFile,
+                entryName,
+                options.pipeline,
+                options.seed,
+                options.randomizeWeights,
+                randomization.numConstants,
+                numWeightArguments,
+                isolation->numRemovedOps,
+                std::max(options.runs.getValue(), 1u),
+                fp32Signature,
+                ampSignature,
+                reports,
+                total,
+                fp32Run->medianMs,
+                ampRun->medianMs,
+                failures};
   llvm::raw_ostream &out = llvm::outs();
-  if (options.json) {
-    llvm::json::Array outputs;
-    for (const OutputReport &report : reports) {
-      llvm::json::Object object = metricsToJson(report.metrics);
-      object["name"] = report.name;
-      object["shape"] = llvm::json::Array(report.shape);
-      object["type"] = stringifyElementKind(report.referenceKind);
-      object["converted_type"] = stringifyElementKind(report.convertedKind);
-      outputs.push_back(std::move(object));
-    }
-    llvm::json::Array arguments;
-    for (auto [fp32Arg, ampArg] :
-         llvm::zip_equal(fp32Signature.arguments, ampSignature.arguments))
-      arguments.push_back(llvm::json::Object{
-          {"shape", llvm::json::Array(fp32Arg.shape)},
-          {"type", stringifyElementKind(fp32Arg.kind)},
-          {"converted_type", stringifyElementKind(ampArg.kind)}});
-    llvm::json::Object result{
-        {"model", options.inputFile},
-        {"entry", entryName},
-        {"pipeline", options.pipeline},
-        {"seed", static_cast<int64_t>(options.seed)},
-        {"randomized_weight_constants",
-         static_cast<int64_t>(randomization.numConstants)},
-        {"randomized_weight_arguments",
-         static_cast<int64_t>(numWeightArguments)},
-        {"runs", static_cast<int64_t>(std::max(options.runs.getValue(), 1u))},
-        {"arguments", std::move(arguments)},
-        {"outputs", std::move(outputs)},
-        {"overall", metricsToJson(total)},
-        {"fp32_ms", fp32Run->medianMs},
-        {"amp_ms", ampRun->medianMs},
-        {"check",
-         llvm::json::Object{{"passed", failures.empty()},
-                            {"failures", llvm::json::Array(failures)}}}};
-    out << llvm::formatv("{0:2}", llvm::json::Value(std::move(result))) << "\n";
-  } else {
-    out << "amp-run: " << options.inputFile << " @" << entryName
-        << ", pipeline '" << options.pipeline << "', seed " << options.seed;
-    if (options.randomizeWeights)
-      out << ", random weights (" << randomization.numConstants
-          << " constants, " << numWeightArguments << " arguments)";
-    out << "\n";
-    for (auto [i, args] : llvm::enumerate(
-             llvm::zip_equal(fp32Signature.arguments, ampSignature.arguments)))
-      if (std::get<0>(args).kind != std::get<1>(args).kind)
-        out << "argument #" << i << " is "
-            << stringifyElementKind(std::get<1>(args).kind)
-            << " once converted: the inputs are rounded to it\n";
-    const char *format = "{0,-20} {1,-16} {2,-9} {3,-11} {4,-11} {5,-11} "
-                         "{6,-10} {7,-7} {8}\n";
-    out << llvm::formatv(format, "output", "shape", "type", "max_abs_err",
-                         "max_rel_err", "rel_l2_err", "cosine", "argmax",
-                         "nonfinite");
-    auto row = [&](StringRef name, StringRef shape, StringRef type,
-                   const ErrorMetrics &m) {
-      std::string argmax =
-          m.argmaxAgree() ? "yes"
-                          : llvm::formatv("{0:P1}", m.argmaxAgreeRate()).str();
-      out << llvm::formatv(format, name, shape, type, formatMetric(m.maxAbsErr),
-                           formatMetric(m.maxRelErr), formatMetric(m.relL2Err),
-                           formatMetric(m.cosine), argmax, m.nonfinite);
-    };
-    for (const OutputReport &report : reports) {
-      std::string type = stringifyElementKind(report.referenceKind).str();
-      if (report.convertedKind != report.referenceKind)
-        type += "->" + stringifyElementKind(report.convertedKind).str();
-      row(report.name, formatShape(report.shape), type, report.metrics);
-    }
-    if (reports.size() > 1)
-      row("overall", "", "", total);
-    out << llvm::formatv("time (median of {0} runs): fp32 {1:f3} ms, amp "
-                         "{2:f3} ms\n",
-                         std::max(options.runs.getValue(), 1u),
-                         fp32Run->medianMs, ampRun->medianMs);
-  }
+  if (options.json)
+    printJson(report, out);
+  else
+    printTable(report, out);
   out.flush();
 
   if (!failures.empty()) {
