@@ -99,6 +99,27 @@ void mlir::amp::runner::buildCpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+LogicalResult mlir::amp::runner::verifyLoweredForCpu(ModuleOp module) {
+  // The casts only surround the op that was not lowered: report that one.
+  Operation *leftover = nullptr, *cast = nullptr;
+  module.walk([&](Operation *op) {
+    if (op == module.getOperation() || isa<LLVM::LLVMDialect>(op->getDialect()))
+      return WalkResult::advance();
+    if (isa<UnrealizedConversionCastOp>(op)) {
+      if (!cast)
+        cast = op;
+      return WalkResult::advance();
+    }
+    leftover = op;
+    return WalkResult::interrupt();
+  });
+  if (Operation *op = leftover ? leftover : cast)
+    return op->emitError() << "'" << op->getName()
+                           << "' is left after the CPU lowering: amp-run "
+                              "cannot compile it";
+  return success();
+}
+
 void mlir::amp::runner::registerCpuLoweringDependencies(
     DialectRegistry &registry) {
   registry

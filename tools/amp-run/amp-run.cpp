@@ -245,7 +245,7 @@ LogicalResult lowerForCpu(ModuleOp module, StringRef what, TimingScope &timing,
   buildCpuLoweringPipeline(pm);
   TimingScope scope = timing.nest(("lower " + what).str());
   pm.enableTiming(scope);
-  if (succeeded(pm.run(module)))
+  if (succeeded(pm.run(module)) && succeeded(verifyLoweredForCpu(module)))
     return success();
   errs << "amp-run: error: cannot lower the " << what
        << " model for the CPU (see the diagnostics above)\n";

@@ -14,6 +14,8 @@
 #ifndef AMP_RUNNER_CPULOWERING_H
 #define AMP_RUNNER_CPULOWERING_H
 
+#include "mlir/IR/BuiltinOps.h"
+
 namespace mlir {
 class DialectRegistry;
 class OpPassManager;
@@ -37,6 +39,11 @@ namespace runner {
 /// Numerically, a low-precision op computes in f32 and rounds its result,
 /// which is what hardware without native 16-bit arithmetic does too.
 void buildCpuLoweringPipeline(OpPassManager &pm);
+
+/// Checks that `module` holds only LLVM dialect ops after the pipeline; the
+/// passes leave ops they do not know in place (with unrealized casts
+/// around them), so emits an error on the first such op.
+LogicalResult verifyLoweredForCpu(ModuleOp module);
 
 /// Registers the dialects the pipeline produces and the interface models
 /// (bufferization, deallocation, translation to LLVM IR) it relies on.
