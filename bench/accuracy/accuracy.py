@@ -14,6 +14,9 @@
 #   bench/accuracy/accuracy.py [--build build] [--runs 5] [--models a,b]
 #                              [--targets f16,bf16] [--output FILE]
 #
+# A run of every model writes bench/results/accuracy.md; with --models the
+# table goes to stdout unless --output is given.
+#
 # Only the Python standard library is used; amp-run does the work.
 #
 # ===------------------------------------------------------------------------===#
@@ -108,9 +111,9 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--models", default="")
     parser.add_argument("--targets", default="f16,bf16")
-    parser.add_argument("--output",
-                        default=os.path.join(ROOT, "bench", "results",
-                                             "accuracy.md"))
+    parser.add_argument("--output", default=None,
+                        help="default: bench/results/accuracy.md for a run "
+                        "of every model, stdout for --models")
     args = parser.parse_args()
 
     amp_run = os.path.join(args.build, "bin", "amp-run")
@@ -181,9 +184,15 @@ def main():
             f"| {check} | {elapsed:.0f} |")
     if not wanted:
         lines += ["", "Notes:", ""] + [f"- {note}" for note in NOTES]
-    with open(args.output, "w") as f:
-        f.write("\n".join(lines) + "\n")
-    print(f"wrote {args.output}")
+    output = args.output
+    if output is None and not wanted:
+        output = os.path.join(ROOT, "bench", "results", "accuracy.md")
+    if output is None:
+        print("\n".join(lines))
+    else:
+        with open(output, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        print(f"wrote {output}")
     return 0 if all(r[2] is not None for r in rows) else 1
 
 
