@@ -43,6 +43,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 mlir_opt = os.path.join(config.llvm_tools_dir, "mlir-opt")
 tools = [
     "amp-opt",
+    "amp-run",
     ToolSubst("%mlir-opt", command=mlir_opt, unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, [config.amp_tools_dir])
@@ -123,6 +124,12 @@ if os.path.exists(llvm_config_tool):
                           capture_output=True, text=True).stdout.strip()
     if mode == "ON":
         config.available_features.add("pass-statistics")
+
+# The integration tests of the slowest corpus models (minutes each on a small
+# machine) run only when asked: `lit --param long_tests=1 build/test` or
+# AMP_LONG_TESTS=1 in the environment.
+if lit_config.params.get("long_tests") or os.environ.get("AMP_LONG_TESTS"):
+    config.available_features.add("long-tests")
 
 # Tests that build a small CMake project need a C++ compiler and CMake.
 if shutil.which(config.cmake_command) and os.path.exists(config.cxx_compiler):

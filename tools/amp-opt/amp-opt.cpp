@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/InitAmp.h"
+#include "amp/Runner/Passes.h"
 
 #include "AmpTestDialect.h"
 
@@ -66,6 +67,8 @@ int main(int argc, char **argv) {
 
   // amp's passes and the upstream ones they are combined with.
   mlir::amp::registerAmpPasses();
+  // amp-run's CPU lowering pass, for its tests.
+  mlir::amp::registerAmpRunnerPasses();
   mlir::registerTransformsPasses();
   mlir::registerConversionPasses();
   mlir::registerLinalgPasses();
