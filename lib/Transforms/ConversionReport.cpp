@@ -105,6 +105,8 @@ void mlir::amp::writeConversionReport(llvm::raw_ostream &os, FloatType target,
       json.attribute("constants_out_of_range",
                      totals.constants.numOverflow +
                          totals.constants.numUnderflow);
+      json.attribute("constants_negligible_flushed",
+                     totals.constants.numNegligible);
     });
   });
   os << "\n";

@@ -21,6 +21,7 @@
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/bit.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace mlir;
@@ -132,22 +133,85 @@ APFloat convertGeneric(const APFloat &value, FloatType target,
   return copy;
 }
 
-/// Counts `weight` values (a splat stands for all its elements).
-void record(RangeSummary &summary, Outcome outcome, int64_t weight) {
-  summary.numValues += weight;
-  switch (outcome) {
-  case Outcome::Fits:
-    break;
-  case Outcome::Sentinel:
-    summary.numSentinel += weight;
-    break;
-  case Outcome::Overflow:
-    summary.numOverflow += weight;
-    break;
-  case Outcome::Underflow:
-    summary.numUnderflow += weight;
-    break;
+/// Tallies the outcomes of one attribute's values. Flushes to zero are kept
+/// aside with their magnitude and position until the largest magnitude of the
+/// attribute is known; finish() then tells negligible flushes from real ones.
+class Tally {
+public:
+  Tally(int64_t weight, FloatType target, bool mayHaveNegligible)
+      : weight(weight), mayHaveNegligible(mayHaveNegligible),
+        precision(llvm::APFloat::semanticsPrecision(
+            target.getFloatSemantics())) {}
+
+  /// Records the outcome of the next value, whose magnitude is `abs`.
+  void record(Outcome outcome, double abs) {
+    summary.numValues += weight;
+    switch (outcome) {
+    case Outcome::Fits:
+      if (std::isfinite(abs))
+        maxAbs = std::max(maxAbs, abs);
+      break;
+    case Outcome::Sentinel:
+      summary.numSentinel += weight;
+      break;
+    case Outcome::Overflow:
+      summary.numOverflow += weight;
+      break;
+    case Outcome::Underflow:
+      flushed.push_back({position, abs});
+      break;
+    }
+    ++position;
   }
+
+  /// Classifies the flushes and adds everything to `out`; calls
+  /// `makeZero(position)` for each negligible one.
+  template <typename MakeZeroFn>
+  void finish(RangeSummary &out, MakeZeroFn makeZero) {
+    double bound = mayHaveNegligible ? std::ldexp(maxAbs, -int(precision)) : 0;
+    for (auto [pos, abs] : flushed) {
+      if (abs < bound) {
+        summary.numNegligible += weight;
+        makeZero(pos);
+      } else {
+        summary.numUnderflow += weight;
+      }
+    }
+    out.merge(summary);
+  }
+
+private:
+  RangeSummary summary;
+  int64_t weight;
+  bool mayHaveNegligible;
+  unsigned precision;
+  double maxAbs = 0;
+  int64_t position = 0;
+  SmallVector<std::pair<int64_t, double>> flushed;
+};
+
+/// Whether `attr` is a tensor of several stored values (not a scalar, not a
+/// splat): only those can hold values negligible next to others.
+bool hasSeveralValues(Attribute attr) {
+  if (isa<FloatAttr>(attr))
+    return false;
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr))
+    return !dense.isSplat() && dense.getNumElements() > 1;
+  return true; // dense_resource
+}
+
+/// The magnitude of an APFloat as a double.
+double getAbs(const APFloat &value) {
+  APFloat copy = abs(value);
+  bool losesInfo;
+  (void)copy.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                     &losesInfo);
+  return copy.convertToDouble();
+}
+
+/// The magnitude of f32 bits as a double.
+double getAbs(uint32_t bits) {
+  return llvm::bit_cast<float>(bits & kF32AbsMask);
 }
 
 /// How many elements each visited value stands for.
@@ -226,8 +290,7 @@ static Type getSourceElementType(Attribute attr) {
 }
 
 RangeSummary mlir::amp::checkFloatRange(Attribute attr, FloatType target) {
-  RangeSummary summary;
-  int64_t weight = getWeight(attr);
+  Tally tally(getWeight(attr), target, hasSeveralValues(attr));
   FastConverter fast = getFastConverter(getSourceElementType(attr), target);
   forEachValue(
       attr,
@@ -238,13 +301,15 @@ RangeSummary mlir::amp::checkFloatRange(Attribute attr, FloatType target) {
         else
           (void)convertGeneric(APFloat(llvm::bit_cast<float>(bits)), target,
                                outcome);
-        record(summary, outcome, weight);
+        tally.record(outcome, getAbs(bits));
       },
       [&](const APFloat &value) {
         Outcome outcome;
         (void)convertGeneric(value, target, outcome);
-        record(summary, outcome, weight);
+        tally.record(outcome, getAbs(value));
       });
+  RangeSummary summary;
+  tally.finish(summary, [](int64_t) {});
   return summary;
 }
 
@@ -254,7 +319,7 @@ TypedAttr mlir::amp::convertFloatConstant(Attribute attr, FloatType target,
     return {};
   RangeSummary local;
   RangeSummary &sum = summary ? *summary : local;
-  int64_t weight = getWeight(attr);
+  Tally tally(getWeight(attr), target, hasSeveralValues(attr));
   Type sourceElt = getSourceElementType(attr);
   FastConverter fast = getFastConverter(sourceElt, target);
   const llvm::fltSemantics &sem = target.getFloatSemantics();
@@ -272,13 +337,21 @@ TypedAttr mlir::amp::convertFloatConstant(Attribute attr, FloatType target,
           values.push_back(convertGeneric(APFloat(llvm::bit_cast<float>(bits)),
                                           target, outcome));
         }
-        record(sum, outcome, weight);
+        tally.record(outcome, getAbs(bits));
       },
       [&](const APFloat &value) {
         Outcome outcome;
         values.push_back(convertGeneric(value, target, outcome));
-        record(sum, outcome, weight);
+        tally.record(outcome, getAbs(value));
       });
+  // Negligible flushes become (signed) zero, as rounding gives them.
+  tally.finish(sum, [&](int64_t pos) {
+    if (fast)
+      bits16[pos] &= 0x8000u;
+    else
+      values[pos] = APFloat::getZero(values[pos].getSemantics(),
+                                     values[pos].isNegative());
+  });
   auto toAPFloat = [&](uint16_t raw) {
     return APFloat(sem, APInt(16, raw));
   };

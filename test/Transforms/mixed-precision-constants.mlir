@@ -90,3 +90,31 @@ func.func @tiny_weights_fit_bf16_not_f16(%a: tensor<2x2xf32>, %c: tensor<2x2xf32
   %0 = linalg.matmul ins(%a, %w : tensor<2x2xf32>, tensor<2x2xf32>) outs(%c : tensor<2x2xf32>) -> tensor<2x2xf32>
   return %0 : tensor<2x2xf32>
 }
+
+// -----
+
+// One trained weight far below the others flushes to zero: negligible next to
+// the tensor's largest value, so the matmul still converts (the value becomes
+// 0 in f16, as round-to-nearest gives it, under clamp-constants as well).
+// CHECK-LABEL: func.func @negligible_weight_flushes
+// CHECK: %[[W:.+]] = arith.constant dense<{{\[}}[5.000000e-01, 0.000000e+00], [-0.000000e+00, 2.500000e-01]]> : tensor<2x2xf16>
+// CHECK: linalg.matmul ins(%{{.+}}, %[[W]] : tensor<2x2xf16>, tensor<2x2xf16>)
+// CLAMP-LABEL: func.func @negligible_weight_flushes
+// CLAMP: arith.constant dense<{{\[}}[5.000000e-01, 0.000000e+00], [-0.000000e+00, 2.500000e-01]]> : tensor<2x2xf16>
+func.func @negligible_weight_flushes(%a: tensor<2x2xf32>, %c: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %w = arith.constant dense<[[0.5, 1.0e-9], [-3.0e-12, 0.25]]> : tensor<2x2xf32>
+  %0 = linalg.matmul ins(%a, %w : tensor<2x2xf32>, tensor<2x2xf32>) outs(%c : tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+// The same values in a tensor of only tiny values are not negligible.
+// CHECK-LABEL: func.func @all_tiny_weights_keep_fp32
+// CHECK: linalg.matmul ins(%arg0, %{{.+}} : tensor<2x2xf32>, tensor<2x2xf32>)
+func.func @all_tiny_weights_keep_fp32(%a: tensor<2x2xf32>, %c: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  // expected-remark@+1 {{constant does not fit 'f16' (0 overflow, 3 flush to zero): its consumers stay in FP32}}
+  %w = arith.constant dense<[[2.0e-9, 1.0e-9], [-3.0e-12, 0.0]]> : tensor<2x2xf32>
+  %0 = linalg.matmul ins(%a, %w : tensor<2x2xf32>, tensor<2x2xf32>) outs(%c : tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}

@@ -5,7 +5,7 @@
 // CHECK: "target": "f16"
 // CHECK: "function": "mlp"
 // CHECK-NEXT: "op": "linalg.matmul"
-// CHECK-NEXT: "loc": "{{.*}}mixed-precision-report.mlir:[[@LINE+35]]:{{[0-9]+}}"
+// CHECK-NEXT: "loc": "{{.*}}mixed-precision-report.mlir:[[@LINE+36]]:{{[0-9]+}}"
 // CHECK-NEXT: "color": "green"
 // CHECK-NEXT: "reason": "default list"
 // CHECK-NEXT: "converted": true
@@ -37,6 +37,7 @@
 // CHECK-NEXT: "constant_bytes_before": 1024
 // CHECK-NEXT: "constant_bytes_after": 1536
 // CHECK-NEXT: "constants_out_of_range": 0
+// CHECK-NEXT: "constants_negligible_flushed": 0
 
 func.func @mlp(%x: tensor<16x16xf32>) -> (tensor<16x16xf32>, tensor<16x16xf32>) {
   %w = arith.constant dense<0.5> : tensor<16x16xf32>

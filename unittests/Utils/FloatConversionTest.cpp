@@ -107,12 +107,13 @@ TEST_F(FloatConversionTest, F16RangeIsReported) {
                std::ldexp(1.0f, -24), FLT_MAX, -FLT_MAX, INFINITY},
               b.getF16Type(), &summary);
   EXPECT_EQ(summary.numValues, 10);
-  EXPECT_EQ(summary.numOverflow, 2);  // 70000 and 65520 (rounds to inf)
-  EXPECT_EQ(summary.numUnderflow, 1); // -1e-12
-  EXPECT_EQ(summary.numSentinel, 2);  // +-FLT_MAX
+  EXPECT_EQ(summary.numOverflow, 2);   // 70000 and 65520 (rounds to inf)
+  EXPECT_EQ(summary.numUnderflow, 0);  // -1e-12 is negligible next to 65504
+  EXPECT_EQ(summary.numNegligible, 1); // ... so it is not a real underflow
+  EXPECT_EQ(summary.numSentinel, 2);   // +-FLT_MAX
   EXPECT_FALSE(summary.fits());
   EXPECT_EQ(got[1], 0x7bffu);  // clamped to the largest finite value
-  EXPECT_EQ(got[2], 0x8001u);  // clamped to the smallest negative subnormal
+  EXPECT_EQ(got[2], 0x8000u);  // negligible: rounds to -0
   EXPECT_EQ(got[3], 0x7bffu);  // 65504 is exact
   EXPECT_EQ(got[6], 0x0001u);  // 2^-24, the smallest subnormal, is exact
   EXPECT_EQ(got[7], 0x7bffu);  // FLT_MAX sentinel
@@ -124,8 +125,62 @@ TEST_F(FloatConversionTest, BF16Range) {
   RangeSummary summary;
   convert({1.0e30f, 1.0e-30f, FLT_MAX, 1.0e-45f}, b.getBF16Type(), &summary);
   EXPECT_EQ(summary.numOverflow, 0);
-  EXPECT_EQ(summary.numUnderflow, 1); // the f32 subnormal 1e-45
+  EXPECT_EQ(summary.numUnderflow, 0);  // the f32 subnormal 1e-45 ...
+  EXPECT_EQ(summary.numNegligible, 1); // ... is negligible next to 1e30
   EXPECT_EQ(summary.numSentinel, 1);
+  EXPECT_TRUE(summary.fits());
+}
+
+TEST_F(FloatConversionTest, FlushIsNegligibleOnlyNextToLargerValues) {
+  // f16 keeps 11 bits: next to 1.0, anything below 2^-11 is negligible, and
+  // everything below 2^-25 flushes to zero.
+  RangeSummary summary;
+  std::vector<uint16_t> got =
+      convert({1.0f, 1.0e-9f, -1.0e-12f, 0.5f}, b.getF16Type(), &summary);
+  EXPECT_EQ(summary.numNegligible, 2);
+  EXPECT_EQ(summary.numUnderflow, 0);
+  EXPECT_TRUE(summary.fits());
+  EXPECT_EQ(got[1], 0x0000u);
+  EXPECT_EQ(got[2], 0x8000u);
+
+  // The same flushes among values that are all small matter: clamped to the
+  // smallest subnormal and reported.
+  summary = RangeSummary();
+  got = convert({1.0e-9f, -2.0e-9f, 3.0e-12f}, b.getF16Type(), &summary);
+  EXPECT_EQ(summary.numNegligible, 0);
+  EXPECT_EQ(summary.numUnderflow, 3);
+  EXPECT_FALSE(summary.fits());
+  EXPECT_EQ(got[0], 0x0001u);
+  EXPECT_EQ(got[1], 0x8001u);
+
+  // The bound is strict: 2^-26 (which flushes) next to 2^-14 is below the
+  // bound 2^-25 and negligible; next to 2^-15 it equals the bound 2^-26 and
+  // is not.
+  summary = RangeSummary();
+  convert({std::ldexp(1.0f, -14), std::ldexp(1.0f, -26)}, b.getF16Type(),
+          &summary);
+  EXPECT_EQ(summary.numNegligible, 1);
+  summary = RangeSummary();
+  convert({std::ldexp(1.0f, -15), std::ldexp(1.0f, -26)}, b.getF16Type(),
+          &summary);
+  EXPECT_EQ(summary.numUnderflow, 1);
+
+  // Scalars and splats are never negligible: a lone 1e-12 is an epsilon.
+  EXPECT_EQ(checkFloatRange(b.getF32FloatAttr(1.0e-12f), b.getF16Type())
+                .numUnderflow,
+            1);
+  auto type = RankedTensorType::get({8}, b.getF32Type());
+  EXPECT_EQ(checkFloatRange(DenseElementsAttr::get(type, 1.0e-12f),
+                            b.getF16Type())
+                .numUnderflow,
+            8);
+
+  // An infinity does not make everything else negligible.
+  summary = checkFloatRange(
+      DenseElementsAttr::get(RankedTensorType::get({2}, b.getF32Type()),
+                             ArrayRef<float>{INFINITY, 1.0e-12f}),
+      b.getF16Type());
+  EXPECT_EQ(summary.numUnderflow, 1);
 }
 
 TEST_F(FloatConversionTest, SplatsCountEveryElement) {

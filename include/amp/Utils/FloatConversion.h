@@ -9,10 +9,18 @@
 // narrower float type with round-to-nearest-even, and reports the values that
 // do not fit: those that overflow to infinity and those that flush to zero.
 //
-// One rule is not a range check: the exact largest finite FP32 value (+-FLT_MAX,
-// which frontends use as "lowest"/"highest" sentinels, e.g. the init of a max
-// pooling) converts to the target's largest finite value and counts as
-// fitting; it is reported as a sentinel.
+// Two rules are not plain range checks:
+//  - The exact largest finite FP32 value (+-FLT_MAX, which frontends use as
+//    "lowest"/"highest" sentinels, e.g. the init of a max pooling) converts to
+//    the target's largest finite value and counts as fitting; it is reported
+//    as a sentinel.
+//  - In a tensor of several distinct values, a value that flushes to zero but
+//    is smaller than the tensor's largest finite magnitude times 2^-p (p the
+//    target's precision in bits: 11 for f16, 8 for bf16) is negligible: its
+//    contribution is below the rounding error of the tensor's largest element
+//    in the target type, so it becomes zero (round to nearest) and counts as
+//    fitting. Typical case: a trained weight that happens to be 1e-9. Scalars
+//    and splats never have negligible values: a lone 1e-12 is an epsilon.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,8 +37,12 @@ namespace amp {
 struct RangeSummary {
   /// Finite values whose magnitude exceeds the target's largest finite value.
   int64_t numOverflow = 0;
-  /// Non-zero values that become zero in the target type.
+  /// Non-zero values that become zero in the target type and are not
+  /// negligible (see the file comment).
   int64_t numUnderflow = 0;
+  /// Non-zero values that become zero and are negligible next to the largest
+  /// magnitude of their tensor; they do not stop the constant from fitting.
+  int64_t numNegligible = 0;
   /// +-FLT_MAX values mapped to the target's largest finite value.
   int64_t numSentinel = 0;
   /// Total number of values looked at.
@@ -42,6 +54,7 @@ struct RangeSummary {
     numOverflow += other.numOverflow;
     numUnderflow += other.numUnderflow;
     numSentinel += other.numSentinel;
+    numNegligible += other.numNegligible;
     numValues += other.numValues;
   }
 };
@@ -57,7 +70,8 @@ RangeSummary checkFloatRange(Attribute attr, FloatType target);
 
 /// Converts the float values of `attr` to `target`. Values that overflow or
 /// flush to zero are clamped to the largest finite / smallest non-zero value
-/// of `target` (callers that must not clamp check the range first). A
+/// of `target` (callers that must not clamp check the range first);
+/// negligible values become zero. A
 /// dense_resource input produces a dense_resource output. Returns a null
 /// attribute if `attr` is not a convertible float constant.
 TypedAttr convertFloatConstant(Attribute attr, FloatType target,
