@@ -89,27 +89,71 @@ struct CaptureHandler {
 };
 
 //===----------------------------------------------------------------------===//
-// Casts made by models
+// Tracking the ops the conversion makes
 //===----------------------------------------------------------------------===//
 
-/// Records the float casts inserted during a conversion, wherever they come
-/// from (the cast cache, or a model casting a value its payload captures).
-struct CastRecorder : public RewriterBase::Listener {
+/// An insertion-ordered set of ops that forgets an op when it is erased (see
+/// ConversionListener), so that no pointer to an erased op is followed:
+/// models erase ops (a rolled-back clone with the casts in its payload, casts
+/// that became no-ops), and so does the deduplication of casts.
+class TrackedOps {
+public:
+  bool insert(Operation *op) {
+    auto [it, inserted] = index.try_emplace(op, ops.size());
+    if (inserted)
+      ops.push_back(op);
+    return inserted;
+  }
+  bool contains(Operation *op) const { return index.contains(op); }
+  void forget(Operation *op) {
+    auto it = index.find(op);
+    if (it == index.end())
+      return;
+    ops[it->second] = nullptr;
+    index.erase(it);
+  }
+  /// Slots in insertion order; a forgotten op leaves a null slot.
+  size_t slots() const { return ops.size(); }
+  Operation *operator[](size_t i) const { return ops[i]; }
+  /// The ops not forgotten, in insertion order.
+  SmallVector<Operation *> live() const {
+    SmallVector<Operation *> result;
+    for (Operation *op : ops)
+      if (op)
+        result.push_back(op);
+    return result;
+  }
+
+private:
+  SmallVector<Operation *> ops;
+  DenseMap<Operation *, size_t> index;
+};
+
+class CastCache;
+
+/// Sees every op the conversion inserts and erases: records the float casts
+/// inserted, wherever they come from (the cast cache, or a model casting a
+/// value its payload captures), and forgets erased ops in every list that
+/// holds them.
+struct ConversionListener : public RewriterBase::Listener {
   void notifyOperationInserted(Operation *op,
                                OpBuilder::InsertPoint) override {
     if (isFloatCast(op))
-      casts.push_back(op);
+      casts.insert(op);
   }
-  SmallVector<Operation *> casts;
+  void notifyOperationErased(Operation *op) override;
+
+  TrackedOps casts;
+  CastCache *cache = nullptr;
 };
 
 /// Keeps one cast per (value, type): a cast dominated by an equal one is
 /// replaced by it. Casts inside payloads (linalg bodies) are left alone.
-void deduplicateCasts(Operation *root, ArrayRef<Operation *> casts,
+void deduplicateCasts(Operation *root, const TrackedOps &casts,
                       RewriterBase &rewriter) {
   DenseMap<std::pair<Value, Type>, SmallVector<Operation *, 2>> groups;
-  for (Operation *op : casts) {
-    if (!op->getBlock() || isa<MixedPrecisionOpInterface>(op->getParentOp()))
+  for (Operation *op : casts.live()) {
+    if (isa<MixedPrecisionOpInterface>(op->getParentOp()))
       continue;
     groups[{op->getOperand(0), op->getResult(0).getType()}].push_back(op);
   }
@@ -117,14 +161,15 @@ void deduplicateCasts(Operation *root, ArrayRef<Operation *> casts,
   for (auto &[key, members] : groups) {
     if (members.size() < 2)
       continue;
-    for (Operation *op : members) {
-      if (!op->getBlock())
+    // A replaced member is erased: its slot becomes null.
+    for (Operation *&op : members) {
+      if (!op)
         continue;
-      for (Operation *other : members) {
-        if (other == op || !other->getBlock() ||
-            !dominance.properlyDominates(op, other))
+      for (Operation *&other : members) {
+        if (!other || other == op || !dominance.properlyDominates(op, other))
           continue;
         rewriter.replaceOp(other, op->getResults());
+        other = nullptr;
       }
     }
   }
@@ -223,32 +268,47 @@ public:
   /// Erases the casts, constants and empty tensors made here, and the
   /// originals they replaced, that are no longer used.
   void eraseDead() {
-    auto eraseIfDead = [&](Operation *op) {
-      if (op && op->use_empty() && op->getBlock()) {
-        rewriter.eraseOp(op);
-        return true;
-      }
-      return false;
-    };
     // Casts made here may feed each other (f16 <-> bf16 goes through f32):
-    // erase in reverse creation order.
-    for (Operation *op : llvm::reverse(ownCasts.getArrayRef()))
-      eraseIfDead(op);
-    for (Operation *op : llvm::reverse(created.getArrayRef()))
-      eraseIfDead(op);
-    for (Operation *op : llvm::reverse(rematerialized.getArrayRef()))
-      eraseIfDead(op);
+    // erase in reverse creation order. Erasing forgets the op (its slot
+    // becomes null), so the lists are read by index.
+    for (TrackedOps *list : {&ownCasts, &created, &rematerialized})
+      for (size_t i = list->slots(); i-- > 0;)
+        if (Operation *op = (*list)[i]; op && op->use_empty())
+          rewriter.eraseOp(op);
+  }
+
+  /// Forgets `op`, which is being erased, and the cache entries of its
+  /// results.
+  void forget(Operation *op) {
+    ownCasts.forget(op);
+    created.forget(op);
+    rematerialized.forget(op);
+    if (Block *block = op->getBlock()) {
+      auto last = lastArgumentCast.find(block);
+      if (last != lastArgumentCast.end() && last->second == op)
+        lastArgumentCast.erase(last);
+    }
+    for (Value result : op->getResults()) {
+      Type resultType = getElementTypeOrSelf(result.getType());
+      for (Type type : keyTypes) {
+        auto it = cache.find({result, type});
+        if (it == cache.end())
+          continue;
+        Value other = it->second;
+        cache.erase(it);
+        auto back = cache.find({other, resultType});
+        if (back != cache.end() && back->second == result)
+          cache.erase(back);
+      }
+    }
   }
 
   int64_t countLiveCasts() const {
-    return llvm::count_if(ownCasts, [](Operation *op) {
-      return op->getBlock() && !op->use_empty();
-    });
+    return llvm::count_if(ownCasts.live(),
+                          [](Operation *op) { return !op->use_empty(); });
   }
   int64_t countLiveConstants() const {
-    return llvm::count_if(created, [](Operation *op) {
-      return op->getBlock() && isFloatConstant(op);
-    });
+    return llvm::count_if(created.live(), isFloatConstant);
   }
 
 private:
@@ -259,17 +319,32 @@ private:
   }
 
   void record(Value original, Value converted) {
-    cache[{original, getElementTypeOrSelf(converted.getType())}] = converted;
-    cache[{converted, getElementTypeOrSelf(original.getType())}] = original;
+    Type originalType = getElementTypeOrSelf(original.getType());
+    Type convertedType = getElementTypeOrSelf(converted.getType());
+    cache[{original, convertedType}] = converted;
+    cache[{converted, originalType}] = original;
+    for (Type type : {originalType, convertedType})
+      if (!llvm::is_contained(keyTypes, type))
+        keyTypes.push_back(type);
   }
 
   RewriterBase &rewriter;
+  /// (value, element type) -> the value with that element type. Every entry
+  /// has its mirror (converted, original type) -> original.
   DenseMap<std::pair<Value, Type>, Value> cache;
-  llvm::SetVector<Operation *> ownCasts;
-  llvm::SetVector<Operation *> created;
-  llvm::SetVector<Operation *> rematerialized;
+  /// The element types used in keys of `cache` (a handful).
+  SmallVector<Type, 4> keyTypes;
+  TrackedOps ownCasts;
+  TrackedOps created;
+  TrackedOps rematerialized;
   DenseMap<Block *, Operation *> lastArgumentCast;
 };
+
+void ConversionListener::notifyOperationErased(Operation *op) {
+  casts.forget(op);
+  if (cache)
+    cache->forget(op);
+}
 
 //===----------------------------------------------------------------------===//
 // Rewriting one op
@@ -422,9 +497,10 @@ mlir::amp::convertToMixedPrecision(Operation *root,
   std::string function = getFunctionName(root);
 
   CaptureHandler captureHandler(root->getContext());
-  CastRecorder recorder;
-  IRRewriter rewriter(root->getContext(), &recorder);
+  ConversionListener listener;
+  IRRewriter rewriter(root->getContext(), &listener);
   CastCache casts(rewriter);
+  listener.cache = &casts;
 
   for (Operation *op : plan.getOps()) {
     OpDecision decision = plan.getDecision(op);
@@ -486,7 +562,7 @@ mlir::amp::convertToMixedPrecision(Operation *root,
     out.records.push_back(std::move(record));
   }
 
-  deduplicateCasts(root, recorder.casts, rewriter);
+  deduplicateCasts(root, listener.casts, rewriter);
   casts.eraseDead();
   out.stats.casts = casts.countLiveCasts();
   out.stats.foldedConstants = casts.countLiveConstants();
