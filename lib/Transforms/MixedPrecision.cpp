@@ -15,7 +15,8 @@
 //  - each result whose type changed gets a cast back to its old type, which
 //    all old users are redirected to; a later low-precision user asks the
 //    cache for the low type and gets the new result itself.
-// Casts and constants nobody uses are erased at the end.
+// Casts and constants nobody uses are erased at the end, and so is what a
+// refused rewrite made.
 //
 //===----------------------------------------------------------------------===//
 
@@ -140,11 +141,15 @@ struct ConversionListener : public RewriterBase::Listener {
                                OpBuilder::InsertPoint) override {
     if (isFloatCast(op))
       casts.insert(op);
+    if (trial)
+      trial->insert(op);
   }
   void notifyOperationErased(Operation *op) override;
 
   TrackedOps casts;
   CastCache *cache = nullptr;
+  /// Set during a trial rewrite (see rewriteVerified).
+  TrackedOps *trial = nullptr;
 };
 
 /// Keeps one cast per (value, type): a cast dominated by an equal one is
@@ -342,6 +347,8 @@ private:
 
 void ConversionListener::notifyOperationErased(Operation *op) {
   casts.forget(op);
+  if (trial)
+    trial->forget(op);
   if (cache)
     cache->forget(op);
 }
@@ -371,9 +378,22 @@ LogicalResult verifyLocally(Operation *op) {
   return failure(result.wasInterrupted());
 }
 
+/// While alive, records in `ops` every op inserted through `listener` (a
+/// trial rewrite), so that a failed trial can take back what it made.
+struct TrialScope {
+  TrialScope(ConversionListener &listener) : listener(listener) {
+    listener.trial = &ops;
+  }
+  ~TrialScope() { listener.trial = nullptr; }
+  ConversionListener &listener;
+  TrackedOps ops;
+};
+
 /// Rebuilds `op` through its model and verifies the result. On failure the
-/// IR is as before and `why` says what went wrong.
+/// IR is as before (the op restored, what the model inserted around it
+/// erased) and `why` says what went wrong.
 FailureOr<Operation *> rewriteVerified(Operation *op, RewriterBase &rewriter,
+                                       ConversionListener &listener,
                                        ValueRange operands,
                                        const OpDecision &decision,
                                        std::string &why) {
@@ -385,6 +405,7 @@ FailureOr<Operation *> rewriteVerified(Operation *op, RewriterBase &rewriter,
   FailureOr<Operation *> newOp = failure();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
+  TrialScope trial(listener);
   {
     CaptureScope scope(messages);
     if (auto iface = dyn_cast<MixedPrecisionOpInterface>(op))
@@ -394,23 +415,36 @@ FailureOr<Operation *> rewriteVerified(Operation *op, RewriterBase &rewriter,
       newOp = amp::detail::rewriteResultsInPlace(op, rewriter, operands,
                                             decision.computeType);
     if (succeeded(newOp) && failed(verifyLocally(*newOp))) {
-      if (*newOp != op) {
+      if (*newOp != op)
         rewriter.eraseOp(*newOp);
-      } else {
-        rewriter.modifyOpInPlace(op, [&] {
-          op->setOperands(oldOperands);
-          for (auto [result, type] : llvm::zip(op->getResults(), oldTypes))
-            result.setType(type);
-          op->setAttrs(oldAttrs);
-        });
-      }
       newOp = failure();
     }
   }
-  if (failed(newOp))
-    why = messages.empty() ? "its model cannot compute in these types"
-                           : messages.front();
-  return newOp;
+  if (succeeded(newOp))
+    return newOp;
+
+  // Restore the op (a model may fail after changing it in place, or the
+  // verifier may refuse the change), then erase, last first, what the trial
+  // inserted and nothing uses any more (zero points, empty inits, casts of
+  // captured values).
+  bool changed = !llvm::equal(op->getOperands(), oldOperands) ||
+                 !llvm::equal(op->getResultTypes(), oldTypes) ||
+                 op->getAttrDictionary() != oldAttrs;
+  if (changed) {
+    rewriter.modifyOpInPlace(op, [&] {
+      op->setOperands(oldOperands);
+      for (auto [result, type] : llvm::zip(op->getResults(), oldTypes))
+        result.setType(type);
+      op->setAttrs(oldAttrs);
+    });
+  }
+  for (size_t i = trial.ops.slots(); i-- > 0;)
+    if (Operation *inserted = trial.ops[i];
+        inserted && inserted != op && inserted->use_empty())
+      rewriter.eraseOp(inserted);
+  why = messages.empty() ? "its model cannot compute in these types"
+                         : messages.front();
+  return failure();
 }
 
 /// True if `op` already has the operand and result types its rewrite would
@@ -531,7 +565,7 @@ mlir::amp::convertToMixedPrecision(Operation *root,
     casts.noteInputsOf(op);
     std::string why;
     FailureOr<Operation *> newOp =
-        rewriteVerified(op, rewriter, operands, decision, why);
+        rewriteVerified(op, rewriter, listener, operands, decision, why);
     if (failed(newOp)) {
       op->emitRemark() << "'" << op->getName()
                        << "' stays in FP32: it could not be rebuilt in "
