@@ -271,15 +271,36 @@ public:
   }
 
   /// Erases the casts, constants and empty tensors made here, and the
-  /// originals they replaced, that are no longer used.
+  /// originals they replaced, that are no longer used; and then, in turn,
+  /// the casts made here, constants and empty tensors that only they used
+  /// (an empty tensor converted in place whose view was its only user).
   void eraseDead() {
     // Casts made here may feed each other (f16 <-> bf16 goes through f32):
     // erase in reverse creation order. Erasing forgets the op (its slot
-    // becomes null), so the lists are read by index.
+    // becomes null), so the lists are read by index. No op is created
+    // meanwhile, so `erased` cannot confuse a new op with an erased one.
+    DenseSet<Operation *> erased;
+    SmallVector<Operation *> worklist;
+    auto eraseIfDead = [&](Operation *op) {
+      worklist.push_back(op);
+      while (!worklist.empty()) {
+        Operation *next = worklist.pop_back_val();
+        if (erased.contains(next) || !next->use_empty())
+          continue;
+        SmallPtrSet<Operation *, 4> defs;
+        for (Value operand : next->getOperands())
+          if (Operation *def = operand.getDefiningOp();
+              def && (ownCasts.contains(def) || isRematerializable(def)))
+            defs.insert(def);
+        erased.insert(next);
+        rewriter.eraseOp(next);
+        worklist.append(defs.begin(), defs.end());
+      }
+    };
     for (TrackedOps *list : {&ownCasts, &created, &rematerialized})
       for (size_t i = list->slots(); i-- > 0;)
-        if (Operation *op = (*list)[i]; op && op->use_empty())
-          rewriter.eraseOp(op);
+        if (Operation *op = (*list)[i])
+          eraseIfDead(op);
   }
 
   /// Forgets `op`, which is being erased, and the cache entries of its
