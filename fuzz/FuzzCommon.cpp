@@ -9,6 +9,7 @@
 
 #include "AmpTestDialect.h"
 #include "amp/InitAmp.h"
+#include "amp/Utils/CastUtils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -124,6 +125,34 @@ bool isAllowedSignatureChange(Type before, Type after, StringRef target) {
   return true;
 }
 
+/// Counts what the pass must never add: float cast round trips (a cast back
+/// to the source type of an exact widening) and unused constants or empty
+/// tensors.
+struct Litter {
+  unsigned roundTrips = 0;
+  unsigned deadValues = 0;
+};
+
+Litter countLitter(ModuleOp module) {
+  Litter litter;
+  module->walk([&](Operation *op) {
+    if (Value source = getFloatCastSource(op)) {
+      Operation *def = source.getDefiningOp();
+      Value original = getFloatCastSource(def);
+      if (original &&
+          getElementTypeOrSelf(original.getType()) ==
+              getElementTypeOrSelf(op->getResult(0).getType()) &&
+          getElementTypeOrSelf(original.getType()).getIntOrFloatBitWidth() <
+              getElementTypeOrSelf(source.getType()).getIntOrFloatBitWidth())
+        ++litter.roundTrips;
+    }
+    if (op->getNumResults() == 1 && op->use_empty() &&
+        (isa<tensor::EmptyOp>(op) || isFloatConstant(op)))
+      ++litter.deadValues;
+  });
+  return litter;
+}
+
 std::string printModule(ModuleOp module) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -206,6 +235,7 @@ CheckResult mlir::amp::fuzz::checkConversion(ModuleOp module,
   CheckResult result;
   OwningOpRef<ModuleOp> work = module.clone();
   auto before = getSignatures(*work);
+  Litter litterBefore = countLitter(*work);
 
   if (failed(runPipeline(*work, set.pipeline, result.error))) {
     if (result.error.empty())
@@ -221,6 +251,22 @@ CheckResult mlir::amp::fuzz::checkConversion(ModuleOp module,
   if (failed(verifyQuietly(*work, verifyError))) {
     result.violation =
         "the converted module does not verify: " + verifyError;
+    return result;
+  }
+
+  Litter litterAfter = countLitter(*work);
+  if (litterAfter.roundTrips > litterBefore.roundTrips) {
+    result.violation = "the pass made a cast round trip (" +
+                       std::to_string(litterAfter.roundTrips) + " vs " +
+                       std::to_string(litterBefore.roundTrips) +
+                       " in the input)";
+    return result;
+  }
+  if (litterAfter.deadValues > litterBefore.deadValues) {
+    result.violation = "the pass left unused constants or empty tensors (" +
+                       std::to_string(litterAfter.deadValues) + " vs " +
+                       std::to_string(litterBefore.deadValues) +
+                       " in the input)";
     return result;
   }
 
@@ -257,18 +303,20 @@ CheckResult mlir::amp::fuzz::checkConversion(ModuleOp module,
   }
   std::string twice = printModule(*work);
   if (once != twice) {
-    // Show the first line that differs.
-    size_t pos = 0;
-    while (pos < once.size() && pos < twice.size() && once[pos] == twice[pos])
-      ++pos;
-    size_t start = once.rfind('\n', pos);
-    start = start == std::string::npos ? 0 : start + 1;
-    auto lineAt = [&](const std::string &s) {
-      size_t end = s.find('\n', start);
-      return s.substr(start, end == std::string::npos ? end : end - start);
-    };
-    result.violation = "a second run changed the IR:\n  first:  " +
-                       lineAt(once) + "\n  second: " + lineAt(twice);
+    // The first line that differs (SSA numbers shift after an added op, so
+    // the line counts say more than the text).
+    SmallVector<StringRef> a, b;
+    StringRef(once).split(a, '\n');
+    StringRef(twice).split(b, '\n');
+    size_t i = 0;
+    while (i < a.size() && i < b.size() && a[i] == b[i])
+      ++i;
+    result.violation = "a second run changed the IR (" +
+                       std::to_string(a.size()) + " -> " +
+                       std::to_string(b.size()) + " lines), first at line " +
+                       std::to_string(i + 1) + ":\n  first:  " +
+                       (i < a.size() ? a[i].trim().str() : "") +
+                       "\n  second: " + (i < b.size() ? b[i].trim().str() : "");
   }
   return result;
 }
