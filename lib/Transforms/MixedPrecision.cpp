@@ -303,6 +303,24 @@ public:
           eraseIfDead(op);
   }
 
+  /// A converted op's old users read its new result through a widening
+  /// cast made here (a view); those that are casts back to the new result's
+  /// type (the user's own truncf or tosa.cast, now a round trip) read the new
+  /// result itself instead.
+  void foldRoundTrips() {
+    for (size_t i = 0; i < ownCasts.slots(); ++i) {
+      Operation *view = ownCasts[i];
+      if (!view || !isWidening(view))
+        continue;
+      Value low = view->getOperand(0);
+      for (Operation *user : llvm::make_early_inc_range(
+               view->getResult(0).getUsers()))
+        if (getFloatCastSource(user) && user->getResult(0).getType() ==
+                                            low.getType())
+          rewriter.replaceOp(user, low);
+    }
+  }
+
   /// Forgets `op`, which is being erased, and the cache entries of its
   /// results.
   void forget(Operation *op) {
@@ -617,6 +635,7 @@ mlir::amp::convertToMixedPrecision(Operation *root,
     out.records.push_back(std::move(record));
   }
 
+  casts.foldRoundTrips();
   deduplicateCasts(root, listener.casts, rewriter);
   casts.eraseDead();
   out.stats.casts = casts.countLiveCasts();
