@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# A fuzzing campaign: the three fuzzers one after the other, each for a third
+# of SECONDS, under `nice -n 19` (one process at a time), with the binaries of
+# BUILD_DIR (configure it with AMP_ENABLE_FUZZERS=ON: `make fuzz` does).
+#
+#   fuzz/run-campaign.sh BUILD_DIR SECONDS [WORK_DIR]
+#
+# WORK_DIR (default BUILD_DIR/fuzz-campaign) keeps the libFuzzer corpora
+# between campaigns, the crashers (artifacts/) and the logs. The summary line
+# of each fuzzer gives its executions; bench/results/fuzz.md records them.
+set -uo pipefail
+
+build=${1:?usage: run-campaign.sh BUILD_DIR SECONDS [WORK_DIR]}
+seconds=${2:?usage: run-campaign.sh BUILD_DIR SECONDS [WORK_DIR]}
+work=${3:-$build/fuzz-campaign}
+src=$(cd "$(dirname "$0")/.." && pwd)
+third=$(( seconds / 3 ))
+mkdir -p "$work/parse-corpus" "$work/graph-corpus" "$work/artifacts" "$work/graphgen-failures"
+
+python3 "$src/fuzz/make-seeds.py" "$work/seeds" "$src/test" "$src/third_party/corpus" \
+  "$src/fuzz/regressions" >/dev/null
+
+run_libfuzzer() { # name, corpus dirs...
+  local name=$1; shift
+  local log="$work/$name.log"
+  echo "== $name: $third s"
+  nice -n 19 "$build/bin/$name" -max_total_time="$third" -timeout=60 \
+    -max_len=65536 -rss_limit_mb=4096 -print_final_stats=1 \
+    -artifact_prefix="$work/artifacts/$name-" "$@" >"$log" 2>&1
+  local rc=$?
+  grep -E "stat::number_of_executed_units|stat::new_units_added|^Done" "$log"
+  ls "$work/artifacts" | grep "^$name-" || true
+  [ $rc -eq 0 ] || echo "$name: exit code $rc (see $log)"
+}
+
+run_libfuzzer amp-parse-fuzzer "$work/parse-corpus" "$work/seeds"
+run_libfuzzer amp-graph-fuzzer "$work/graph-corpus"
+
+# The standalone generator from where the last campaign stopped.
+seed_file="$work/graphgen.next-seed"
+seed=$(cat "$seed_file" 2>/dev/null || echo 100000)
+echo "== amp-graphgen: $third s from seed $seed"
+nice -n 19 "$build/bin/amp-graphgen" --seed="$seed" --count=100000000 \
+  --time-limit="$third" --quiet --save-dir="$work/graphgen-failures" \
+  >"$work/amp-graphgen.log" 2>&1
+tail -n 1 "$work/amp-graphgen.log"
+grep -E "^seed|crashed" "$work/amp-graphgen.log" | head -20
+ran=$(sed -n 's/^amp-graphgen: \([0-9]*\) graphs.*/\1/p' "$work/amp-graphgen.log")
+echo $(( seed + ${ran:-0} + 1 )) >"$seed_file"
