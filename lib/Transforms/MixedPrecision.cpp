@@ -664,25 +664,47 @@ static SmallVector<Operation *> getCastsDown(BlockArgument arg,
   return result;
 }
 
+/// The call sites of `func` in `module`, if every use of its symbol there is
+/// a call whose operands and results match the signature (so that it can be
+/// updated with it). None when a use is something else, or when the uses
+/// cannot be known (an unregistered op with regions may hide some).
+static std::optional<SmallVector<CallOpInterface>>
+getUpdatableCalls(FunctionOpInterface func, Operation *module) {
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(func, module);
+  if (!uses)
+    return std::nullopt;
+  SmallVector<CallOpInterface> calls;
+  for (const SymbolTable::SymbolUse &use : *uses) {
+    auto call = dyn_cast<CallOpInterface>(use.getUser());
+    if (!call || call.getArgOperands().size() != func.getNumArguments() ||
+        call->getNumResults() != func.getNumResults())
+      return std::nullopt;
+    calls.push_back(call);
+  }
+  return calls;
+}
+
 int64_t mlir::amp::updatePublicSignatures(Operation *module,
                                           FloatType target) {
   int64_t changed = 0;
   IRRewriter rewriter(module->getContext());
   SmallVector<FunctionOpInterface> functions;
-  module->walk([&](FunctionOpInterface func) {
-    if (!func.isExternal() &&
-        SymbolTable::getSymbolVisibility(func) ==
-            SymbolTable::Visibility::Public &&
-        func->getParentOp() == module)
-      functions.push_back(func);
-  });
+  for (Region &region : module->getRegions())
+    for (Block &block : region)
+      for (auto func : block.getOps<FunctionOpInterface>())
+        if (!func.isExternal() && SymbolTable::getSymbolVisibility(func) ==
+                                      SymbolTable::Visibility::Public)
+          functions.push_back(func);
 
   for (FunctionOpInterface func : functions) {
     Block &entry = func.getFunctionBody().front();
     SmallVector<Type> argTypes(func.getArgumentTypes());
     SmallVector<Type> resultTypes(func.getResultTypes());
-    SmallVector<unsigned> changedArgs, changedResults;
 
+    // Decide first: the arguments only cast down to the target type, the
+    // results that every return produces by casting up from it.
+    SmallVector<std::pair<unsigned, SmallVector<Operation *>>> newArgs;
     for (BlockArgument arg : entry.getArguments()) {
       if (!isCastableFloatType(arg.getType()) ||
           !getElementTypeOrSelf(arg.getType()).isF32() || arg.use_empty())
@@ -690,11 +712,8 @@ int64_t mlir::amp::updatePublicSignatures(Operation *module,
       SmallVector<Operation *> castsDown = getCastsDown(arg, target);
       if (castsDown.empty())
         continue;
-      arg.setType(castsDown.front()->getResult(0).getType());
-      for (Operation *castOp : castsDown)
-        rewriter.replaceOp(castOp, arg);
-      argTypes[arg.getArgNumber()] = arg.getType();
-      changedArgs.push_back(arg.getArgNumber());
+      argTypes[arg.getArgNumber()] = castsDown.front()->getResult(0).getType();
+      newArgs.push_back({arg.getArgNumber(), std::move(castsDown)});
     }
 
     SmallVector<Operation *> returns;
@@ -702,12 +721,15 @@ int64_t mlir::amp::updatePublicSignatures(Operation *module,
       if (Operation *term = block.getTerminator();
           term && term->hasTrait<OpTrait::ReturnLike>())
         returns.push_back(term);
+    SmallVector<unsigned> changedResults;
     for (unsigned i = 0, e = resultTypes.size(); i < e && !returns.empty();
          ++i) {
       if (!getElementTypeOrSelf(resultTypes[i]).isF32())
         continue;
       Type newType;
       bool all = llvm::all_of(returns, [&](Operation *ret) {
+        if (ret->getNumOperands() != e)
+          return false;
         Value source = getFloatCastSource(ret->getOperand(i).getDefiningOp());
         if (!source || getElementTypeOrSelf(source.getType()) != target)
           return false;
@@ -718,6 +740,30 @@ int64_t mlir::amp::updatePublicSignatures(Operation *module,
       });
       if (!all)
         continue;
+      resultTypes[i] = newType;
+      changedResults.push_back(i);
+    }
+    if (newArgs.empty() && changedResults.empty())
+      continue;
+
+    // A signature changes only with all of its call sites.
+    std::optional<SmallVector<CallOpInterface>> calls =
+        getUpdatableCalls(func, module);
+    if (!calls) {
+      func->emitRemark()
+          << "keep-io-types=false: the signature of @"
+          << SymbolTable::getSymbolName(func).getValue()
+          << " is kept: not all of its uses are calls that can be updated";
+      continue;
+    }
+
+    for (auto &[index, castsDown] : newArgs) {
+      BlockArgument arg = entry.getArgument(index);
+      arg.setType(argTypes[index]);
+      for (Operation *castOp : castsDown)
+        rewriter.replaceOp(castOp, arg);
+    }
+    for (unsigned i : changedResults) {
       for (Operation *ret : returns) {
         Operation *castOp = ret->getOperand(i).getDefiningOp();
         rewriter.modifyOpInPlace(
@@ -725,29 +771,16 @@ int64_t mlir::amp::updatePublicSignatures(Operation *module,
         if (castOp->use_empty())
           rewriter.eraseOp(castOp);
       }
-      resultTypes[i] = newType;
-      changedResults.push_back(i);
     }
-    if (changedArgs.empty() && changedResults.empty())
-      continue;
-    changed += changedArgs.size() + changedResults.size();
+    changed += newArgs.size() + changedResults.size();
     func.setType(FunctionType::get(module->getContext(), argTypes,
                                    resultTypes));
 
     // Call sites inside the module keep their types through casts.
-    std::optional<SymbolTable::UseRange> uses =
-        SymbolTable::getSymbolUses(func, module);
-    if (!uses)
-      continue;
-    for (const SymbolTable::SymbolUse &use : *uses) {
-      auto call = dyn_cast<CallOpInterface>(use.getUser());
-      if (!call)
-        continue;
+    for (CallOpInterface call : *calls) {
       rewriter.setInsertionPoint(call);
       DenseMap<Value, Value> narrowed; // One cast per value at this call.
-      for (unsigned i : changedArgs) {
-        if (i >= call.getArgOperands().size())
-          continue;
+      for (auto &[i, castsDown] : newArgs) {
         OpOperand &operand = call.getArgOperandsMutable()[i];
         Value value = operand.get();
         Value &narrow = narrowed[value];
