@@ -321,6 +321,9 @@ public:
     }
   }
 
+  /// Makes `op` a candidate of eraseDead.
+  void release(Operation *op) { rematerialized.insert(op); }
+
   /// Forgets `op`, which is being erased, and the cache entries of its
   /// results.
   void forget(Operation *op) {
@@ -556,10 +559,9 @@ std::string getFunctionName(Operation *root) {
 // Converting a function
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-mlir::amp::convertToMixedPrecision(Operation *root,
-                                   const MixedPrecisionOptions &options,
-                                   FunctionConversion *result) {
+LogicalResult mlir::amp::convertToMixedPrecision(
+    Operation *root, const MixedPrecisionOptions &options,
+    FunctionConversion *result, ArrayRef<Operation *> disposableCasts) {
   PrecisionPlan plan(root, options);
   if (failed(plan.run()))
     return failure();
@@ -574,6 +576,8 @@ mlir::amp::convertToMixedPrecision(Operation *root,
   IRRewriter rewriter(root->getContext(), &listener);
   CastCache casts(rewriter);
   listener.cache = &casts;
+  for (Operation *castOp : disposableCasts)
+    casts.release(castOp);
 
   for (Operation *op : plan.getOps()) {
     OpDecision decision = plan.getDecision(op);
@@ -685,126 +689,146 @@ getUpdatableCalls(FunctionOpInterface func, Operation *module) {
   return calls;
 }
 
-int64_t mlir::amp::updatePublicSignatures(Operation *module,
-                                          FloatType target) {
-  int64_t changed = 0;
-  IRRewriter rewriter(module->getContext());
-  SmallVector<FunctionOpInterface> functions;
-  for (Region &region : module->getRegions())
-    for (Block &block : region)
-      for (auto func : block.getOps<FunctionOpInterface>())
-        if (!func.isExternal() && SymbolTable::getSymbolVisibility(func) ==
-                                      SymbolTable::Visibility::Public)
-          functions.push_back(func);
+bool mlir::amp::isSignatureUpdatable(Operation *op, Operation *module) {
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  return func && !func.isExternal() && func->getParentOp() == module &&
+         SymbolTable::getSymbolVisibility(func) ==
+             SymbolTable::Visibility::Public;
+}
 
-  for (FunctionOpInterface func : functions) {
-    Block &entry = func.getFunctionBody().front();
-    SmallVector<Type> argTypes(func.getArgumentTypes());
-    SmallVector<Type> resultTypes(func.getResultTypes());
+int64_t mlir::amp::updatePublicSignature(Operation *op, Operation *module,
+                                         FloatType target,
+                                         RewriterBase::Listener *listener) {
+  if (!isSignatureUpdatable(op, module))
+    return 0;
+  auto func = cast<FunctionOpInterface>(op);
+  IRRewriter rewriter(module->getContext(), listener);
+  Block &entry = func.getFunctionBody().front();
+  SmallVector<Type> argTypes(func.getArgumentTypes());
+  SmallVector<Type> resultTypes(func.getResultTypes());
 
-    // Decide first: the arguments only cast down to the target type, the
-    // results that every return produces by casting up from it.
-    SmallVector<std::pair<unsigned, SmallVector<Operation *>>> newArgs;
-    for (BlockArgument arg : entry.getArguments()) {
-      if (!isCastableFloatType(arg.getType()) ||
-          !getElementTypeOrSelf(arg.getType()).isF32() || arg.use_empty())
-        continue;
-      SmallVector<Operation *> castsDown = getCastsDown(arg, target);
-      if (castsDown.empty())
-        continue;
-      argTypes[arg.getArgNumber()] = castsDown.front()->getResult(0).getType();
-      newArgs.push_back({arg.getArgNumber(), std::move(castsDown)});
-    }
-
-    SmallVector<Operation *> returns;
-    for (Block &block : func.getFunctionBody())
-      if (Operation *term = block.getTerminator();
-          term && term->hasTrait<OpTrait::ReturnLike>())
-        returns.push_back(term);
-    SmallVector<unsigned> changedResults;
-    for (unsigned i = 0, e = resultTypes.size(); i < e && !returns.empty();
-         ++i) {
-      if (!getElementTypeOrSelf(resultTypes[i]).isF32())
-        continue;
-      Type newType;
-      bool all = llvm::all_of(returns, [&](Operation *ret) {
-        if (ret->getNumOperands() != e)
-          return false;
-        Value source = getFloatCastSource(ret->getOperand(i).getDefiningOp());
-        if (!source || getElementTypeOrSelf(source.getType()) != target)
-          return false;
-        if (newType && source.getType() != newType)
-          return false;
-        newType = source.getType();
-        return true;
-      });
-      if (!all)
-        continue;
-      resultTypes[i] = newType;
-      changedResults.push_back(i);
-    }
-    if (newArgs.empty() && changedResults.empty())
+  // Decide first: the arguments only cast down to the target type, the
+  // results that every return produces by casting up from it.
+  SmallVector<std::pair<unsigned, SmallVector<Operation *>>> newArgs;
+  for (BlockArgument arg : entry.getArguments()) {
+    if (!isCastableFloatType(arg.getType()) ||
+        !getElementTypeOrSelf(arg.getType()).isF32() || arg.use_empty())
       continue;
-
-    // A signature changes only with all of its call sites.
-    std::optional<SmallVector<CallOpInterface>> calls =
-        getUpdatableCalls(func, module);
-    if (!calls) {
-      func->emitRemark()
-          << "keep-io-types=false: the signature of @"
-          << SymbolTable::getSymbolName(func).getValue()
-          << " is kept: not all of its uses are calls that can be updated";
+    SmallVector<Operation *> castsDown = getCastsDown(arg, target);
+    if (castsDown.empty())
       continue;
-    }
+    argTypes[arg.getArgNumber()] = castsDown.front()->getResult(0).getType();
+    newArgs.push_back({arg.getArgNumber(), std::move(castsDown)});
+  }
 
-    for (auto &[index, castsDown] : newArgs) {
-      BlockArgument arg = entry.getArgument(index);
-      arg.setType(argTypes[index]);
-      for (Operation *castOp : castsDown)
-        rewriter.replaceOp(castOp, arg);
-    }
-    for (unsigned i : changedResults) {
-      for (Operation *ret : returns) {
-        Operation *castOp = ret->getOperand(i).getDefiningOp();
-        rewriter.modifyOpInPlace(
-            ret, [&] { ret->setOperand(i, castOp->getOperand(0)); });
-        if (castOp->use_empty())
-          rewriter.eraseOp(castOp);
-      }
-    }
-    changed += newArgs.size() + changedResults.size();
-    func.setType(FunctionType::get(module->getContext(), argTypes,
-                                   resultTypes));
+  SmallVector<Operation *> returns;
+  for (Block &block : func.getFunctionBody())
+    if (Operation *term = block.getTerminator();
+        term && term->hasTrait<OpTrait::ReturnLike>())
+      returns.push_back(term);
+  SmallVector<unsigned> changedResults;
+  for (unsigned i = 0, e = resultTypes.size(); i < e && !returns.empty();
+       ++i) {
+    if (!getElementTypeOrSelf(resultTypes[i]).isF32())
+      continue;
+    Type newType;
+    bool all = llvm::all_of(returns, [&](Operation *ret) {
+      if (ret->getNumOperands() != e)
+        return false;
+      Value source = getFloatCastSource(ret->getOperand(i).getDefiningOp());
+      if (!source || getElementTypeOrSelf(source.getType()) != target)
+        return false;
+      if (newType && source.getType() != newType)
+        return false;
+      newType = source.getType();
+      return true;
+    });
+    if (!all)
+      continue;
+    resultTypes[i] = newType;
+    changedResults.push_back(i);
+  }
+  if (newArgs.empty() && changedResults.empty())
+    return 0;
 
-    // Call sites inside the module keep their types through casts.
-    for (CallOpInterface call : *calls) {
-      rewriter.setInsertionPoint(call);
-      DenseMap<Value, Value> narrowed; // One cast per value at this call.
-      for (auto &[i, castsDown] : newArgs) {
-        OpOperand &operand = call.getArgOperandsMutable()[i];
-        Value value = operand.get();
-        Value &narrow = narrowed[value];
-        if (!narrow) {
-          Value source = getFloatCastSource(value.getDefiningOp());
-          narrow = source && source.getType() == argTypes[i]
-                       ? source
-                       : createFloatCast(rewriter, call.getLoc(), value,
-                                         target,
-                                         isTosaOp(value.getDefiningOp()));
-        }
-        rewriter.modifyOpInPlace(call, [&] { operand.set(narrow); });
-      }
-      rewriter.setInsertionPointAfter(call);
-      for (unsigned i : changedResults) {
-        Value result = call->getResult(i);
-        Type oldType = result.getType();
-        rewriter.modifyOpInPlace(call, [&] { result.setType(resultTypes[i]); });
-        Value wide = createFloatCast(rewriter, call.getLoc(), result,
-                                     getElementTypeOrSelf(oldType),
-                                     /*preferTosa=*/false);
-        rewriter.replaceAllUsesExcept(result, wide, wide.getDefiningOp());
-      }
+  // A signature changes only with all of its call sites.
+  std::optional<SmallVector<CallOpInterface>> calls =
+      getUpdatableCalls(func, module);
+  if (!calls) {
+    func->emitRemark() << "keep-io-types=false: the signature of @"
+                       << SymbolTable::getSymbolName(func).getValue()
+                       << " is kept: not all of its uses are calls that can "
+                          "be updated";
+    return 0;
+  }
+
+  for (auto &[index, castsDown] : newArgs) {
+    BlockArgument arg = entry.getArgument(index);
+    arg.setType(argTypes[index]);
+    for (Operation *castOp : castsDown)
+      rewriter.replaceOp(castOp, arg);
+  }
+  for (unsigned i : changedResults) {
+    for (Operation *ret : returns) {
+      Operation *castOp = ret->getOperand(i).getDefiningOp();
+      rewriter.modifyOpInPlace(
+          ret, [&] { ret->setOperand(i, castOp->getOperand(0)); });
+      if (castOp->use_empty())
+        rewriter.eraseOp(castOp);
     }
   }
+  func.setType(
+      FunctionType::get(module->getContext(), argTypes, resultTypes));
+
+  // Call sites inside the module keep their types through casts, which fold
+  // with the casts already there: an argument that is an exact widening
+  // passes its source, a result cast back down is the result itself.
+  for (CallOpInterface call : *calls) {
+    rewriter.setInsertionPoint(call);
+    DenseMap<Value, Value> narrowed; // One cast per value at this call.
+    for (auto &[i, castsDown] : newArgs) {
+      OpOperand &operand = call.getArgOperandsMutable()[i];
+      Value value = operand.get();
+      Value &narrow = narrowed[value];
+      if (!narrow) {
+        Value source = getFloatCastSource(value.getDefiningOp());
+        narrow = source && source.getType() == argTypes[i]
+                     ? source
+                     : createFloatCast(rewriter, call.getLoc(), value, target,
+                                       isTosaOp(value.getDefiningOp()));
+      }
+      rewriter.modifyOpInPlace(call, [&] { operand.set(narrow); });
+    }
+    rewriter.setInsertionPointAfter(call);
+    for (unsigned i : changedResults) {
+      Value result = call->getResult(i);
+      Type oldType = result.getType();
+      rewriter.modifyOpInPlace(call, [&] { result.setType(resultTypes[i]); });
+      Value wide = createFloatCast(rewriter, call.getLoc(), result,
+                                   getElementTypeOrSelf(oldType),
+                                   /*preferTosa=*/false);
+      rewriter.replaceAllUsesExcept(result, wide, wide.getDefiningOp());
+      for (Operation *user : llvm::make_early_inc_range(wide.getUsers()))
+        if (getFloatCastSource(user) &&
+            user->getResult(0).getType() == result.getType())
+          rewriter.replaceOp(user, result);
+      if (wide.use_empty())
+        rewriter.eraseOp(wide.getDefiningOp());
+    }
+  }
+  return newArgs.size() + changedResults.size();
+}
+
+int64_t mlir::amp::updatePublicSignatures(Operation *module,
+                                          FloatType target) {
+  SmallVector<Operation *> functions;
+  for (Region &region : module->getRegions())
+    for (Block &block : region)
+      for (Operation &op : block)
+        if (isSignatureUpdatable(&op, module))
+          functions.push_back(&op);
+  int64_t changed = 0;
+  for (Operation *func : functions)
+    changed += updatePublicSignature(func, module, target);
   return changed;
 }

@@ -16,6 +16,8 @@
 
 #include "amp/Analysis/PrecisionPlan.h"
 
+#include "mlir/IR/PatternMatch.h"
+
 #include <string>
 
 namespace mlir {
@@ -51,16 +53,34 @@ struct FunctionConversion {
 /// Converts the ops nested in `root` (usually a function) to mixed precision
 /// as `options` say, keeping the types of its block arguments and results.
 /// Fails only after emitting an error (see PrecisionPlan::run). Ops a model
-/// cannot rewrite stay in FP32 with a remark.
-LogicalResult convertToMixedPrecision(Operation *root,
-                                      const MixedPrecisionOptions &options,
-                                      FunctionConversion *result = nullptr);
+/// cannot rewrite stay in FP32 with a remark. `disposableCasts`, casts in
+/// `root` made by the caller (at call sites whose callee's signature
+/// changed), are erased if the conversion leaves them unused.
+LogicalResult
+convertToMixedPrecision(Operation *root, const MixedPrecisionOptions &options,
+                        FunctionConversion *result = nullptr,
+                        ArrayRef<Operation *> disposableCasts = {});
 
 /// For keep-io-types=false: gives the arguments and results of the public
 /// functions nested in `module` the type `target` where that removes a cast
 /// (an argument only cast down, a result only cast up), and updates the call
 /// sites in `module`. Returns the number of arguments and results changed.
+/// A signature is kept (with a remark) when some use of the function in
+/// `module` is not a call that can be updated.
 int64_t updatePublicSignatures(Operation *module, FloatType target);
+
+/// True if updatePublicSignatures may change the signature of `op`: a public
+/// function with a body, directly in `module`.
+bool isSignatureUpdatable(Operation *op, Operation *module);
+
+/// updatePublicSignatures for the single function `op`, so that callers
+/// can be converted after their callees' signatures changed (they then need
+/// no second conversion). `listener` sees the ops it inserts (the casts at
+/// call sites, which the conversion of a caller may leave unused) and
+/// erases.
+int64_t updatePublicSignature(Operation *op, Operation *module,
+                              FloatType target,
+                              RewriterBase::Listener *listener = nullptr);
 
 } // namespace amp
 } // namespace mlir
