@@ -47,31 +47,27 @@ struct OptionSetWithTarget {
   const char *target;
 };
 
+/// The pipelines are the content of a pass manager on builtin.module (as
+/// parsePassPipeline(text, pm) reads them: a leading "builtin.module(" would
+/// nest a second module pass manager, which runs on nested modules only).
 const OptionSetWithTarget kOptionSets[] = {
-    {{"f16", "builtin.module(amp-mixed-precision)", true}, "f16"},
-    {{"bf16", "builtin.module(amp-mixed-precision{target-type=bf16})", true},
-     "bf16"},
-    {{"follow", "builtin.module(amp-mixed-precision{gray-strategy=follow})",
-      true},
-     "f16"},
-    {{"io", "builtin.module(amp-mixed-precision{keep-io-types=false})", false},
-     "f16"},
-    {{"clamp", "builtin.module(amp-mixed-precision{clamp-constants=true})",
-      true},
-     "f16"},
+    {{"f16", "amp-mixed-precision", true}, "f16"},
+    {{"bf16", "amp-mixed-precision{target-type=bf16}", true}, "bf16"},
+    {{"follow", "amp-mixed-precision{gray-strategy=follow}", true}, "f16"},
+    {{"io", "amp-mixed-precision{keep-io-types=false}", false}, "f16"},
+    {{"clamp", "amp-mixed-precision{clamp-constants=true}", true}, "f16"},
     {{"unknown-gray",
-      "builtin.module(amp-mixed-precision{unknown-ops=gray target-type=bf16 "
-      "accumulate-type=target output-type=f32})",
+      "amp-mixed-precision{unknown-ops=gray target-type=bf16 "
+      "accumulate-type=target output-type=f32}",
       true},
      "bf16"},
     {{"skip",
-      "builtin.module(amp-mixed-precision{skip-layers=0,-1 min-macs=64 "
+      "amp-mixed-precision{skip-layers=0,-1 min-macs=64 "
       "gray-strategy=follow keep-io-types=false target-type=bf16 "
-      "clamp-constants=true})",
+      "clamp-constants=true}",
       false},
      "bf16"},
-    {{"per-function",
-      "builtin.module(func.func(amp-mixed-precision{clamp-constants=true}))",
+    {{"per-function", "func.func(amp-mixed-precision{clamp-constants=true})",
       true},
      "f16"},
 };

@@ -38,7 +38,7 @@ namespace fuzz {
 struct OptionSet {
   /// Short name, for messages.
   const char *name;
-  /// The pass pipeline, e.g. "builtin.module(amp-mixed-precision{...})".
+  /// The pass pipeline on the module, e.g. "amp-mixed-precision{...}".
   const char *pipeline;
   /// True when the pipeline keeps function signatures.
   bool keepIOTypes;
