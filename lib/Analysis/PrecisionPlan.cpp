@@ -22,8 +22,6 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
-#include "mlir/Transforms/RegionUtils.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
@@ -79,6 +77,14 @@ void PrecisionPlan::collect(Region &region) {
       collectOp(&op);
 }
 
+void PrecisionPlan::addOp(Operation *op, OpInfo &&info, Reader *reader) {
+  index[op] = ops.size();
+  if (reader)
+    reader->info = ops.size();
+  ops.push_back(op);
+  infos.push_back(std::move(info));
+}
+
 void PrecisionPlan::collectOp(Operation *op) {
   if (isFloatConstant(op))
     return;
@@ -96,22 +102,24 @@ void PrecisionPlan::collectOp(Operation *op) {
   if (!iface) {
     bool touches = !reads.empty() || llvm::any_of(op->getResults(),
                                                   isConvertible);
+    readers.push_back({op, reads});
     if (touches && !isStructural(op)) {
       // An op without a color: remembered, colored later by the lists or the
       // unknown-op policy. All its float operands count as data.
       OpInfo info;
       info.decision.unknown = true;
-      info.dataInputs = reads;
+      info.dataInputs = std::move(reads);
+      for (OpOperand &operand : op->getOpOperands())
+        if (isConvertible(operand.get()))
+          info.dataOperands.push_back(operand.getOperandNumber());
       bool supported = llvm::all_of(op->getOperandTypes(), [&](Type t) {
         return !hasFloatElementType(t) ||
                (isCastableFloatType(t) && isSourceElementType(t));
       });
       if (!supported || op->getNumRegions() != 0)
         info.pinned = true;
-      ops.push_back(op);
-      infos.try_emplace(op, std::move(info));
+      addOp(op, std::move(info), &readers.back());
     }
-    readers.push_back({op, std::move(reads)});
     for (Region &region : op->getRegions())
       collect(region);
     return;
@@ -142,24 +150,34 @@ void PrecisionPlan::collectOp(Operation *op) {
     checkType(type);
     if (!isConvertible(operand.get()))
       continue;
-    if (isAccumulator)
+    if (isAccumulator) {
       info.accumulatorOperands.push_back(operand.getOperandNumber());
-    else
+    } else {
       info.dataInputs.push_back(operand.get());
+      info.dataOperands.push_back(operand.getOperandNumber());
+    }
   }
   for (Type type : op->getResultTypes())
     if (hasFloatElementType(type))
       checkType(type);
+  // One walk of the payload: the FP32 values it captures from above (in
+  // order of first use) and its float constants.
   if (op->getNumRegions() != 0) {
-    llvm::SetVector<Value> captured;
-    getUsedValuesDefinedAbove(op->getRegions(), captured);
-    for (Value value : captured) {
-      if (!isConvertible(value))
-        continue;
-      touchesSource = true;
-      info.dataInputs.push_back(value);
-      reads.push_back(value);
-    }
+    llvm::SmallPtrSet<Value, 4> captured;
+    for (Region &region : op->getRegions())
+      region.walk([&](Operation *inner) {
+        if (isFloatConstant(inner))
+          info.payloadConstants.push_back(inner);
+        for (Value value : inner->getOperands()) {
+          if (!isConvertible(value) ||
+              op->isAncestor(value.getParentRegion()->getParentOp()) ||
+              !captured.insert(value).second)
+            continue;
+          touchesSource = true;
+          info.dataInputs.push_back(value);
+          reads.push_back(value);
+        }
+      });
   }
   readers.push_back({op, std::move(reads)});
   if (!touchesSource)
@@ -169,8 +187,7 @@ void PrecisionPlan::collectOp(Operation *op) {
     info.decision.color = Color::red;
     info.pinned = true;
   }
-  ops.push_back(op);
-  infos.try_emplace(op, std::move(info));
+  addOp(op, std::move(info), &readers.back());
 }
 
 //===----------------------------------------------------------------------===//
@@ -178,8 +195,7 @@ void PrecisionPlan::collectOp(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult PrecisionPlan::colorOps() {
-  for (Operation *op : ops) {
-    OpInfo &info = infos.find(op)->second;
+  for (auto [op, info] : llvm::zip(ops, infos)) {
     OpDecision &d = info.decision;
     if (d.reason == Reason::UnsupportedTypes)
       continue;
@@ -204,11 +220,13 @@ LogicalResult PrecisionPlan::colorOps() {
       info.pinned = true;
       continue;
     }
-    auto listed = options.userColors.find(op->getName().getStringRef());
-    if (listed != options.userColors.end()) {
-      d.color = listed->second;
-      d.reason = Reason::UserList;
-      continue;
+    if (!options.userColors.empty()) {
+      auto listed = options.userColors.find(op->getName().getStringRef());
+      if (listed != options.userColors.end()) {
+        d.color = listed->second;
+        d.reason = Reason::UserList;
+        continue;
+      }
     }
     if (!d.unknown) {
       if (std::optional<ColorDecision> decision =
@@ -244,12 +262,12 @@ LogicalResult PrecisionPlan::colorOps() {
 void PrecisionPlan::applySkipLayers() {
   if (options.skipLayers.empty())
     return;
-  SmallVector<Operation *> green;
-  for (Operation *op : ops) {
-    const OpDecision &d = infos.find(op)->second.decision;
+  SmallVector<size_t> green;
+  for (auto [i, info] : llvm::enumerate(infos)) {
+    const OpDecision &d = info.decision;
     if (d.color == Color::green && d.reason != Reason::Annotation &&
         d.reason != Reason::UnsupportedTypes)
-      green.push_back(op);
+      green.push_back(i);
   }
   int64_t count = green.size();
   for (int64_t index : options.skipLayers) {
@@ -260,7 +278,7 @@ void PrecisionPlan::applySkipLayers() {
                           << " green op" << (count == 1 ? "" : "s");
       continue;
     }
-    OpInfo &info = infos.find(green[position])->second;
+    OpInfo &info = infos[green[position]];
     info.decision.color = Color::red;
     info.decision.reason = Reason::SkipLayers;
     info.pinned = true;
@@ -269,8 +287,8 @@ void PrecisionPlan::applySkipLayers() {
 
 LogicalResult PrecisionPlan::assignPrecisions() {
   FloatType target = options.target;
-  for (Operation *op : ops) {
-    OpDecision &d = infos.find(op)->second.decision;
+  for (auto [op, info] : llvm::zip(ops, infos)) {
+    OpDecision &d = info.decision;
     if (d.color != Color::green) {
       d.computeType = d.accumulateType = d.outputType = target;
       continue;
@@ -363,8 +381,7 @@ bool PrecisionPlan::isFreeInFP32(Value value) {
 
 void PrecisionPlan::forwardSweep() {
   FloatType target = options.target;
-  for (Operation *op : ops) {
-    OpInfo &info = infos.find(op)->second;
+  for (auto [op, info] : llvm::zip(ops, infos)) {
     OpDecision &d = info.decision;
     if (d.reason == Reason::UnsupportedTypes || d.color == Color::red) {
       d.lowPrecision = false;
@@ -379,8 +396,8 @@ void PrecisionPlan::forwardSweep() {
     };
     for (Value input : info.dataInputs)
       checkConstant(input.getDefiningOp());
-    for (Region &region : op->getRegions())
-      region.walk([&](Operation *inner) { checkConstant(inner); });
+    for (Operation *inner : info.payloadConstants)
+      checkConstant(inner);
 
     if (d.color == Color::green) {
       d.lowPrecision = constantsFit;
@@ -422,9 +439,10 @@ void PrecisionPlan::forwardSweep() {
 
 void PrecisionPlan::countUses() {
   bool lowReturns = !options.keepIOTypes && isPublicFunction(root);
-  for (auto &[reader, reads] : readers) {
-    auto it = infos.find(reader);
-    if (it == infos.end() || !it->second.decision.lowPrecision) {
+  for (Reader &entry : readers) {
+    Operation *reader = entry.op;
+    ArrayRef<Value> reads = entry.reads;
+    if (entry.info < 0 || !infos[entry.info].decision.lowPrecision) {
       bool isReturn = lowReturns && reader->hasTrait<OpTrait::ReturnLike>() &&
                       reader->getParentOp() == root;
       for (Value value : reads) {
@@ -436,7 +454,7 @@ void PrecisionPlan::countUses() {
       }
       continue;
     }
-    OpInfo &info = it->second;
+    OpInfo &info = infos[entry.info];
     for (Value input : info.dataInputs)
       ++state(input).lowUses;
     bool accumulateLow = info.decision.accumulateType == options.target;
@@ -451,8 +469,7 @@ void PrecisionPlan::countUses() {
 }
 
 void PrecisionPlan::backwardSweep() {
-  for (Operation *op : llvm::reverse(ops)) {
-    OpInfo &info = infos.find(op)->second;
+  for (auto [op, info] : llvm::reverse(llvm::zip(ops, infos))) {
     OpDecision &d = info.decision;
     if (d.color != Color::gray || !d.lowPrecision || info.pinned)
       continue;
@@ -497,16 +514,15 @@ void PrecisionPlan::backwardSweep() {
 
 bool PrecisionPlan::isAccumulatorOperand(Operation *op,
                                          OpOperand &operand) const {
-  auto it = infos.find(op);
-  return it != infos.end() &&
-         llvm::is_contained(it->second.accumulatorOperands,
+  auto it = index.find(op);
+  return it != index.end() &&
+         llvm::is_contained(infos[it->second].accumulatorOperands,
                             operand.getOperandNumber());
 }
 
 bool PrecisionPlan::isDataOperand(Operation *op, OpOperand &operand) const {
-  if (!isConvertible(operand.get()) || isAccumulatorOperand(op, operand))
-    return false;
-  if (auto iface = dyn_cast<MixedPrecisionOpInterface>(op))
-    return iface.isDataOperand(operand);
-  return true; // Ops without a model: every float operand is data.
+  auto it = index.find(op);
+  return it != index.end() &&
+         llvm::is_contained(infos[it->second].dataOperands,
+                            operand.getOperandNumber());
 }

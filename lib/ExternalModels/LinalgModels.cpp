@@ -36,10 +36,18 @@ using namespace mlir::amp;
 namespace {
 
 /// True for contractions and convolutions with a multiply-accumulate payload
-/// (pooling ops share the convolution's indexing but not its payload).
+/// (pooling ops share the convolution's indexing but not its payload). Asked
+/// many times per op (color, data and accumulator operands, result types), so
+/// the cheap tests come first: both kinds reduce, and need a multiplication;
+/// only then is the indexing analyzed (a walk of the maps for generics).
 bool isMultiplyAccumulate(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0)
+    return false;
   bool hasMul = false;
-  op->getRegion(0).walk([&](arith::MulFOp) { hasMul = true; });
+  op->getRegion(0).walk([&](arith::MulFOp) {
+    hasMul = true;
+    return WalkResult::interrupt();
+  });
   if (!hasMul)
     return false;
   return linalg::isaContractionOpInterface(op) ||

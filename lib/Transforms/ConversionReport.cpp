@@ -24,6 +24,23 @@
 using namespace mlir;
 using namespace mlir::amp;
 
+/// file:line:col of a location (the first of a fused one), or its name.
+static std::string formatLocation(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn();
+  else if (auto fused = dyn_cast<FusedLoc>(loc);
+           fused && !fused.getLocations().empty())
+    return formatLocation(fused.getLocations().front());
+  else if (auto named = dyn_cast<NameLoc>(loc))
+    os << named.getName().getValue();
+  else
+    loc.print(os);
+  return text;
+}
+
 static std::string typeString(Type type) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -58,9 +75,9 @@ void mlir::amp::writeConversionReport(llvm::raw_ostream &os, FloatType target,
             break;
           }
           json.object([&] {
-            json.attribute("function", record.function);
-            json.attribute("op", record.opName);
-            json.attribute("loc", record.location);
+            json.attribute("function", function.function);
+            json.attribute("op", record.opName.getStringRef());
+            json.attribute("loc", formatLocation(record.location));
             json.attribute("color", stringifyColor(d.color));
             json.attribute("reason", stringifyReason(d.reason));
             json.attribute("converted", d.lowPrecision);

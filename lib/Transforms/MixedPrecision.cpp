@@ -130,6 +130,56 @@ private:
   DenseMap<Operation *, size_t> index;
 };
 
+LogicalResult verifyInvariantsAndRegions(Operation *op);
+
+/// Rewritten ops with regions (payloads) that verified, remembered by
+/// structure: an op equal to one of them (same name, attributes, properties,
+/// operand and result types, and regions up to the identity of values) is
+/// not verified again. The models of amp change types, not values, and the
+/// verifiers of the ops they rebuild see types, attributes and regions; a
+/// model repeats its layers, whose structured ops cost more to verify than to
+/// rebuild, so a thousand identical layers need one verification, not a
+/// thousand. Erased ops are forgotten.
+class VerifiedOps {
+public:
+  bool contains(Operation *op) {
+    auto it = byHash.find(hash(op));
+    if (it == byHash.end())
+      return false;
+    return llvm::any_of(it->second, [&](Operation *known) {
+      return OperationEquivalence::isEquivalentTo(
+          op, known, sameType, /*markEquivalent=*/nullptr,
+          OperationEquivalence::IgnoreLocations);
+    });
+  }
+  void insert(Operation *op) {
+    unsigned key = hash(op);
+    if (hashes.try_emplace(op, key).second)
+      byHash[key].push_back(op);
+  }
+  void forget(Operation *op) {
+    auto it = hashes.find(op);
+    if (it == hashes.end())
+      return;
+    llvm::erase(byHash[it->second], op);
+    hashes.erase(it);
+  }
+
+private:
+  static unsigned hash(Operation *op) {
+    return OperationEquivalence::computeHash(
+        op, [](Value v) { return hash_value(v.getType()); },
+        OperationEquivalence::ignoreHashValue,
+        OperationEquivalence::IgnoreLocations);
+  }
+  static LogicalResult sameType(Value a, Value b) {
+    return success(a.getType() == b.getType());
+  }
+
+  DenseMap<unsigned, SmallVector<Operation *, 1>> byHash;
+  DenseMap<Operation *, unsigned> hashes;
+};
+
 class CastCache;
 
 /// Sees every op the conversion inserts and erases: records the float casts
@@ -147,6 +197,7 @@ struct ConversionListener : public RewriterBase::Listener {
   void notifyOperationErased(Operation *op) override;
 
   TrackedOps casts;
+  VerifiedOps verified;
   CastCache *cache = nullptr;
   /// Set during a trial rewrite (see rewriteVerified).
   TrackedOps *trial = nullptr;
@@ -225,13 +276,13 @@ public:
     if (isRematerializable(def)) {
       result = materializeElementType(rewriter, loc, value, elementType,
                                       /*preferTosa=*/false);
-      rematerialized.insert(def);
-      created.insert(result.getDefiningOp());
+      noteKnown(rematerialized, def);
+      noteKnown(created, result.getDefiningOp());
     } else {
       // tosa.cast in TOSA code: a TOSA producer or a TOSA consumer.
       bool preferTosa = isTosaOp(def) || isTosaOp(consumer);
       result = createFloatCast(rewriter, loc, value, elementType, preferTosa);
-      ownCasts.insert(result.getDefiningOp());
+      noteKnown(ownCasts, result.getDefiningOp());
     }
     if (!def)
       lastArgumentCast[cast<BlockArgument>(value).getOwner()] =
@@ -248,7 +299,7 @@ public:
     rewriter.setInsertionPointAfter(def);
     Value view = createFloatCast(rewriter, def->getLoc(), value, elementType,
                                  isTosaOp(def));
-    ownCasts.insert(view.getDefiningOp());
+    noteKnown(ownCasts, view.getDefiningOp());
     record(value, view);
     return view;
   }
@@ -258,7 +309,7 @@ public:
   void noteInputsOf(Operation *op) {
     auto note = [&](Value value) {
       if (Operation *def = value.getDefiningOp(); isRematerializable(def))
-        rematerialized.insert(def);
+        noteKnown(rematerialized, def);
     };
     for (Value operand : op->getOperands())
       note(operand);
@@ -322,11 +373,15 @@ public:
   }
 
   /// Makes `op` a candidate of eraseDead.
-  void release(Operation *op) { rematerialized.insert(op); }
+  void release(Operation *op) { noteKnown(rematerialized, op); }
 
   /// Forgets `op`, which is being erased, and the cache entries of its
   /// results.
   void forget(Operation *op) {
+    // Most erased ops (payloads, rewritten originals) are unknown here: one
+    // lookup decides.
+    if (!known.erase(op))
+      return;
     ownCasts.forget(op);
     created.forget(op);
     rematerialized.forget(op);
@@ -365,7 +420,18 @@ private:
     return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth();
   }
 
+  /// Adds `op` to `list`, and to the ops forget() must look at.
+  void noteKnown(TrackedOps &list, Operation *op) {
+    list.insert(op);
+    known.insert(op);
+  }
+
   void record(Value original, Value converted) {
+    for (Value value : {original, converted})
+      if (Operation *def = value.getDefiningOp())
+        known.insert(def);
+      else
+        known.insert(cast<BlockArgument>(value).getOwner()->getParentOp());
     Type originalType = getElementTypeOrSelf(original.getType());
     Type convertedType = getElementTypeOrSelf(converted.getType());
     cache[{original, convertedType}] = converted;
@@ -381,6 +447,9 @@ private:
   DenseMap<std::pair<Value, Type>, Value> cache;
   /// The element types used in keys of `cache` (a handful).
   SmallVector<Type, 4> keyTypes;
+  /// Every op in the lists below, or defining a value of `cache`, or the
+  /// last cast of arguments of a block.
+  DenseSet<Operation *> known;
   TrackedOps ownCasts;
   TrackedOps created;
   TrackedOps rematerialized;
@@ -389,6 +458,8 @@ private:
 
 void ConversionListener::notifyOperationErased(Operation *op) {
   casts.forget(op);
+  if (op->getNumRegions() != 0)
+    verified.forget(op);
   if (trial)
     trial->forget(op);
   if (cache)
@@ -403,8 +474,21 @@ void ConversionListener::notifyOperationErased(Operation *op) {
 /// custom verifiers, but not dominance, which mlir::verify would check by
 /// recomputing the order of the whole block after every insertion (quadratic
 /// over a function). The rewrite only retypes an op and its payload, so
-/// dominance cannot change.
-LogicalResult verifyLocally(Operation *op) {
+/// dominance cannot change. An op with regions equal to one that verified
+/// (see VerifiedOps) is not verified again.
+LogicalResult verifyLocally(Operation *op, VerifiedOps &verified) {
+  bool remember = op->getNumRegions() != 0;
+  if (remember && verified.contains(op))
+    return success();
+  if (failed(verifyInvariantsAndRegions(op)))
+    return failure();
+  if (remember)
+    verified.insert(op);
+  return success();
+}
+
+/// The verification of verifyLocally.
+LogicalResult verifyInvariantsAndRegions(Operation *op) {
   WalkResult result = op->walk<WalkOrder::PreOrder>([](Operation *nested) {
     if (failed(nested->getName().verifyInvariants(nested)))
       return WalkResult::interrupt();
@@ -456,7 +540,7 @@ FailureOr<Operation *> rewriteVerified(Operation *op, RewriterBase &rewriter,
     else
       newOp = amp::detail::rewriteResultsInPlace(op, rewriter, operands,
                                             decision.computeType);
-    if (succeeded(newOp) && failed(verifyLocally(*newOp))) {
+    if (succeeded(newOp) && failed(verifyLocally(*newOp, listener.verified))) {
       if (*newOp != op)
         rewriter.eraseOp(*newOp);
       newOp = failure();
@@ -502,22 +586,6 @@ bool isAlreadyConverted(Operation *op, ValueRange operands,
   return llvm::all_of(op->getResultTypes(), [&](Type type) {
     return !hasFloatElementType(type) || getElementTypeOrSelf(type) == native;
   });
-}
-
-std::string formatLocation(Location loc) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
-    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
-       << fileLoc.getColumn();
-  else if (auto fused = dyn_cast<FusedLoc>(loc);
-           fused && !fused.getLocations().empty())
-    return formatLocation(fused.getLocations().front());
-  else if (auto named = dyn_cast<NameLoc>(loc))
-    os << named.getName().getValue();
-  else
-    loc.print(os);
-  return text;
 }
 
 int64_t countFloatConstantBytes(Operation *root) {
@@ -568,8 +636,9 @@ LogicalResult mlir::amp::convertToMixedPrecision(
 
   FunctionConversion local;
   FunctionConversion &out = result ? *result : local;
-  out.stats.constantBytesBefore = countFloatConstantBytes(root);
-  std::string function = getFunctionName(root);
+  out.function = getFunctionName(root);
+  if (options.countConstantBytes)
+    out.stats.constantBytesBefore = countFloatConstantBytes(root);
 
   CaptureHandler captureHandler(root->getContext());
   ConversionListener listener;
@@ -579,10 +648,9 @@ LogicalResult mlir::amp::convertToMixedPrecision(
   for (Operation *castOp : disposableCasts)
     casts.release(castOp);
 
-  for (Operation *op : plan.getOps()) {
-    OpDecision decision = plan.getDecision(op);
-    OpRecord record{function, op->getName().getStringRef().str(),
-                    formatLocation(op->getLoc()), decision};
+  for (auto [planIndex, op] : llvm::enumerate(plan.getOps())) {
+    const OpDecision &decision = plan.getDecision(planIndex);
+    OpRecord record{op->getName(), op->getLoc(), decision};
     if (options.remarks)
       emitDecisionRemark(op, decision);
     if (!decision.lowPrecision) {
@@ -590,14 +658,22 @@ LogicalResult mlir::amp::convertToMixedPrecision(
       continue;
     }
 
-    SmallVector<Value> operands;
-    for (OpOperand &operand : op->getOpOperands()) {
-      Value value = operand.get();
-      if (plan.isAccumulatorOperand(op, operand))
-        value = casts.get(value, decision.accumulateType, op);
-      else if (plan.isDataOperand(op, operand))
-        value = casts.get(value, decision.computeType, op);
-      operands.push_back(value);
+    // In operand order (casts of block arguments are placed in the order
+    // they are asked for); both lists are sorted.
+    SmallVector<Value> operands(op->getOperands());
+    ArrayRef<unsigned> accumulators = plan.getAccumulatorOperands(planIndex);
+    ArrayRef<unsigned> data = plan.getDataOperands(planIndex);
+    while (!accumulators.empty() || !data.empty()) {
+      bool takeAccumulator =
+          data.empty() ||
+          (!accumulators.empty() && accumulators.front() < data.front());
+      unsigned i = takeAccumulator ? accumulators.front() : data.front();
+      operands[i] = casts.get(operands[i],
+                              takeAccumulator ? decision.accumulateType
+                                              : decision.computeType,
+                              op);
+      (takeAccumulator ? accumulators : data) =
+          (takeAccumulator ? accumulators : data).drop_front();
     }
     if (isAlreadyConverted(op, operands, decision)) {
       out.records.push_back(std::move(record));
@@ -645,7 +721,8 @@ LogicalResult mlir::amp::convertToMixedPrecision(
   out.stats.casts = casts.countLiveCasts();
   out.stats.foldedConstants = casts.countLiveConstants();
   out.stats.constants = plan.getConstantSummary();
-  out.stats.constantBytesAfter = countFloatConstantBytes(root);
+  if (options.countConstantBytes)
+    out.stats.constantBytesAfter = countFloatConstantBytes(root);
 
   return success();
 }

@@ -208,6 +208,7 @@ LogicalResult AmpMixedPrecisionPass::initialize(MLIRContext *ctx) {
     return error() << "invalid gray-strategy '" << grayStrategy
                    << "'; expected one of: fewest-casts, follow";
   resolved.clampConstants = clampConstants;
+  resolved.countConstantBytes = !report.empty();
   resolved.keepIOTypes = keepIOTypes;
   resolved.remarks = remarks;
   return success();

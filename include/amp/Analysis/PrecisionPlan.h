@@ -68,6 +68,10 @@ struct MixedPrecisionOptions {
   bool keepIOTypes = true;
   /// Emit a remark for every decision, not only for unknown ops.
   bool remarks = false;
+  /// Count the bytes of float constants before and after the conversion
+  /// (ConversionStats::constantBytes*, for the report): two walks of the
+  /// function.
+  bool countConstantBytes = true;
 };
 
 /// The decision for one op.
@@ -98,13 +102,24 @@ public:
 
   /// The decision for an op of getOps().
   const OpDecision &getDecision(Operation *op) const {
-    return infos.find(op)->second.decision;
+    return infos[index.find(op)->second].decision;
   }
+  /// The decision for getOps()[i].
+  const OpDecision &getDecision(size_t i) const { return infos[i].decision; }
 
   /// True if `operand` of the low-precision op `op` is converted to the
   /// compute type, or to the accumulation type if `isAccumulator`.
   bool isDataOperand(Operation *op, OpOperand &operand) const;
   bool isAccumulatorOperand(Operation *op, OpOperand &operand) const;
+
+  /// The operand numbers of the data operands / accumulator operands of
+  /// getOps()[i], as isDataOperand and isAccumulatorOperand decide.
+  ArrayRef<unsigned> getDataOperands(size_t i) const {
+    return infos[i].dataOperands;
+  }
+  ArrayRef<unsigned> getAccumulatorOperands(size_t i) const {
+    return infos[i].accumulatorOperands;
+  }
 
   /// Range summary of the float constants consumed in low precision.
   const RangeSummary &getConstantSummary() const { return constantSummary; }
@@ -115,10 +130,21 @@ private:
     /// Float (f32) values the op reads as data: data operands, then values
     /// captured by its payload regions.
     SmallVector<Value, 4> dataInputs;
+    /// Operand numbers of the data operands (the first of dataInputs).
+    SmallVector<unsigned, 4> dataOperands;
     /// Operand numbers of accumulator operands.
     SmallVector<unsigned, 1> accumulatorOperands;
+    /// The float constants inside the op's payload regions.
+    SmallVector<Operation *, 0> payloadConstants;
     /// Set when the decision must not change in the backward sweep.
     bool pinned = false;
+  };
+  /// An op that reads FP32 values, for use counting.
+  struct Reader {
+    Operation *op;
+    SmallVector<Value, 4> reads;
+    /// Its index in `ops`, or -1 if it does not take part.
+    int info = -1;
   };
   struct ValueState {
     /// A low-precision consumer can read the value in the target type
@@ -132,6 +158,11 @@ private:
 
   void collect(Region &region);
   void collectOp(Operation *op);
+  void addOp(Operation *op, OpInfo &&info, Reader *reader);
+  OpInfo *infoOf(Operation *op) {
+    auto it = index.find(op);
+    return it == index.end() ? nullptr : &infos[it->second];
+  }
   LogicalResult colorOps();
   void applySkipLayers();
   LogicalResult assignPrecisions();
@@ -147,11 +178,13 @@ private:
 
   Operation *root;
   const MixedPrecisionOptions &options;
+  /// The ops that take part, and their infos (same index).
   SmallVector<Operation *> ops;
+  SmallVector<OpInfo> infos;
+  llvm::DenseMap<Operation *, unsigned> index;
   /// Every op whose operands are read in the function (for use counting),
   /// including the non-participating ones, with the values it reads.
-  SmallVector<std::pair<Operation *, SmallVector<Value, 4>>> readers;
-  llvm::DenseMap<Operation *, OpInfo> infos;
+  SmallVector<Reader> readers;
   llvm::DenseMap<Value, ValueState> values;
   llvm::DenseMap<Operation *, bool> constantFitCache;
   RangeSummary constantSummary;

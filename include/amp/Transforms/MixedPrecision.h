@@ -23,11 +23,11 @@
 namespace mlir {
 namespace amp {
 
-/// The decision for one op, as written to the report.
+/// The decision for one op, as written to the report (which formats the
+/// location only then: most conversions write no report).
 struct OpRecord {
-  std::string function;
-  std::string opName;
-  std::string location;
+  OperationName opName;
+  Location location;
   OpDecision decision;
 };
 
@@ -46,6 +46,8 @@ struct ConversionStats {
 
 /// What converting one function produced.
 struct FunctionConversion {
+  /// The function's symbol name (its op name if it has none).
+  std::string function;
   SmallVector<OpRecord> records;
   ConversionStats stats;
 };
