@@ -4,6 +4,7 @@
 import ctypes
 import os
 import shutil
+import sys
 
 import lit.formats
 import lit.util
@@ -73,6 +74,7 @@ if not config.amp_use_sanitizer or runtime:
     config.available_features.add("plugin-host")
 tools = [
     "amp-opt",
+    "amp-run",
     ToolSubst("%mlir-opt", command=mlir_opt,
               unresolved="ignore" if runtime else "fatal"),
 ]
@@ -86,29 +88,73 @@ if config.amp_enable_fuzzers in ("ON", "1", "TRUE", "YES", "On", "True"):
 config.substitutions.append(
     ("%make_seeds", os.path.join(config.amp_src_root, "fuzz", "make-seeds.py")))
 
+# mlir-runner and its runtime libraries, for the numerical tests.
+mlir_runner = os.path.join(config.llvm_tools_dir, "mlir-runner")
+runner_libs = [os.path.join(config.llvm_lib_dir, name + ".so")
+               for name in ("libmlir_runner_utils", "libmlir_c_runner_utils")]
+if os.path.exists(mlir_runner) and all(map(os.path.exists, runner_libs)):
+    config.available_features.add("mlir-runner")
+    config.substitutions.append(("%mlir-runner", mlir_runner))
+    config.substitutions.append(("%mlir_runner_utils", runner_libs[0]))
+    config.substitutions.append(("%mlir_c_runner_utils", runner_libs[1]))
+config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(
+    ("%extract-ptx", "%s %s" % (sys.executable, os.path.join(
+        config.amp_src_root, "scripts", "amp-extract-ptx.py"))))
+config.substitutions.append(
+    ("%amp-compile", "%s %s --amp-opt %s --llvm-bin %s --runtime %s" % (
+        sys.executable,
+        os.path.join(config.amp_src_root, "tools", "amp-compile",
+                     "amp-compile.py"),
+        os.path.join(config.amp_tools_dir, "amp-opt"), config.llvm_tools_dir,
+        os.path.join(config.amp_lib_dir, "libamp_cuda_runtime.so"))))
+config.substitutions.append(
+    ("%amp-compare", "%s %s" % (sys.executable, os.path.join(
+        config.amp_src_root, "scripts", "amp-compare.py"))))
+config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))
+
 # Optional parts, for REQUIRES: lines.
 #  ptxas        a CUDA toolkit was found when amp was configured;
 #  cuda-driver  a CUDA driver and at least one GPU are usable here.
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))
+    config.substitutions.append(
+        ("%cuda_root", os.path.dirname(os.path.dirname(config.ptxas))))
+
+#  amp-cuda-runtime  libamp_cuda_runtime.so was built (a CUDA toolkit was
+#                    found); GPU-free tests can inspect and link it.
+amp_cuda_runtime = os.path.join(config.amp_lib_dir, "libamp_cuda_runtime.so")
+if os.path.exists(amp_cuda_runtime):
+    config.available_features.add("amp-cuda-runtime")
+config.substitutions.append(("%amp_cuda_runtime", amp_cuda_runtime))
 
 
-def _cuda_driver_usable():
+def _cuda_compute_capability():
+    """(major, minor) of GPU 0, or None when no GPU is usable."""
     try:
         cuda = ctypes.CDLL("libcuda.so.1")
     except OSError:
-        return False
+        return None
     count = ctypes.c_int(0)
     if cuda.cuInit(0) != 0:
-        return False
-    if cuda.cuDeviceGetCount(ctypes.byref(count)) != 0:
-        return False
-    return count.value > 0
+        return None
+    if cuda.cuDeviceGetCount(ctypes.byref(count)) != 0 or count.value < 1:
+        return None
+    major, minor = ctypes.c_int(0), ctypes.c_int(0)
+    # CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75, MINOR = 76.
+    cuda.cuDeviceGetAttribute(ctypes.byref(major), 75, 0)
+    cuda.cuDeviceGetAttribute(ctypes.byref(minor), 76, 0)
+    return major.value, minor.value
 
 
-if _cuda_driver_usable():
+#  cuda-driver  a usable GPU (the GPU-run tests need sm_80 or newer);
+#  cuda-sm90    it is an sm_90 (Hopper) GPU: the wgmma (sm_90a) tests.
+_capability = _cuda_compute_capability()
+if _capability and _capability >= (8, 0):
     config.available_features.add("cuda-driver")
+if _capability and _capability[0] == 9:
+    config.available_features.add("cuda-sm90")
 
 # Pass statistics are compiled out of release builds of LLVM.
 llvm_config_tool = os.path.join(config.llvm_tools_dir, "llvm-config")
@@ -118,6 +164,12 @@ if os.path.exists(llvm_config_tool):
                           capture_output=True, text=True).stdout.strip()
     if mode == "ON":
         config.available_features.add("pass-statistics")
+
+# The integration tests of the slowest corpus models (minutes each on a small
+# machine) run only when asked: `lit --param long_tests=1 build/test` or
+# AMP_LONG_TESTS=1 in the environment.
+if lit_config.params.get("long_tests") or os.environ.get("AMP_LONG_TESTS"):
+    config.available_features.add("long-tests")
 
 # Tests that build a small CMake project need a C++ compiler and CMake.
 if shutil.which(config.cmake_command) and os.path.exists(config.cxx_compiler):

@@ -22,7 +22,15 @@ namespace amp {
 /// register the upstream dialects themselves.
 void registerAmpDialects(DialectRegistry &registry);
 
-/// Registers amp's passes and pass pipelines with the global registry.
+/// Registers what `--amp-gpu-pipeline` needs beyond the dialects it parses:
+/// bufferization and value-bounds external models, the ConvertToLLVM
+/// interfaces used inside gpu.module, the NVVM target attribute interface,
+/// and the LLVM IR translations that gpu-module-to-binary serializes with.
+/// Does not register the upstream dialects themselves.
+void registerAmpGPUDependencies(DialectRegistry &registry);
+
+/// Registers amp's passes and pass pipelines (including `--amp-gpu-pipeline`)
+/// with the global registry.
 void registerAmpPasses();
 } // namespace amp
 } // namespace mlir

@@ -13,4 +13,5 @@ void mlir::amp::registerExternalModels(DialectRegistry &registry) {
   registerMathExternalModels(registry);
   registerTensorExternalModels(registry);
   registerTosaExternalModels(registry);
+  registerLayerExternalModels(registry);
 }

@@ -84,32 +84,6 @@ Color classifyLinalgOp(linalg::LinalgOp op) {
   return Color::gray;
 }
 
-/// Detects `OpTy::getRegionBuilder()`, which named ops have.
-template <typename OpTy>
-using RegionBuilderOf = decltype(OpTy::getRegionBuilder());
-
-/// Rebuilds the payload of the named op `newOp` for its new operand types
-/// with the op's own region builder (which inserts the casts that a named op
-/// with mixed element types needs).
-template <typename OpTy>
-void rebuildNamedPayload(RewriterBase &rewriter, Operation *oldOp,
-                         Operation *newOp) {
-  Region &region = newOp->getRegion(0);
-  while (!region.empty())
-    rewriter.eraseBlock(&region.back());
-  SmallVector<Type> argTypes;
-  SmallVector<Location> argLocs;
-  for (Value operand : newOp->getOperands()) {
-    argTypes.push_back(getElementTypeOrSelf(operand.getType()));
-    argLocs.push_back(operand.getLoc());
-  }
-  Block *block = rewriter.createBlock(&region, region.end(), argTypes, argLocs);
-  ImplicitLocOpBuilder b(newOp->getLoc(), rewriter);
-  b.setInsertionPointToStart(block);
-  OpTy::getRegionBuilder()(b, *block, oldOp->getAttrs(),
-                           [&]() { return oldOp->emitError(); });
-}
-
 template <typename OpTy>
 struct LinalgOpModel
     : public MixedPrecisionOpInterface::ExternalModel<LinalgOpModel<OpTy>,
@@ -198,10 +172,10 @@ struct LinalgOpModel
         result.setType(init.getType());
     });
 
-    if constexpr (llvm::is_detected<RegionBuilderOf, OpTy>::value) {
+    if constexpr (llvm::is_detected<models::RegionBuilderOf, OpTy>::value) {
       // linalg.generic, map and reduce have an empty region builder.
       if (OpTy::getRegionBuilder()) {
-        rebuildNamedPayload<OpTy>(rewriter, op, newOp);
+        models::rebuildNamedPayload<OpTy>(rewriter, op, newOp);
         return newOp;
       }
     }
@@ -212,12 +186,23 @@ struct LinalgOpModel
       if (BlockArgument arg = newLinalg.getMatchingBlockArgument(&operand))
         arg.setType(getElementTypeOrSelf(operand.get().getType()));
     if (green) {
-      // Inputs become narrow, the arithmetic stays as it was.
+      // The arithmetic stays as it was: arguments that became narrower are
+      // widened at the start of the payload, and yielded values are narrowed
+      // to the result type (an f16 accumulator rounds at every step).
       models::widenArguments(rewriter, payload, sourceType,
-                             [&](BlockArgument arg) {
-                               return arg.getArgNumber() <
-                                      newLinalg.getNumDpsInputs();
-                             });
+                             [](BlockArgument) { return true; });
+      Operation *yield = payload.front().getTerminator();
+      rewriter.setInsertionPoint(yield);
+      for (auto [index, init] : llvm::enumerate(newLinalg.getDpsInits())) {
+        Value value = yield->getOperand(index);
+        Type elt = getElementTypeOrSelf(init.getType());
+        if (value.getType() == elt || !isa<FloatType>(elt))
+          continue;
+        Value narrow = createFloatCast(rewriter, yield->getLoc(), value, elt,
+                                       /*preferTosa=*/false);
+        rewriter.modifyOpInPlace(yield,
+                                 [&] { yield->setOperand(index, narrow); });
+      }
       return newOp;
     }
     if (failed(models::retypePayload(rewriter, newOp, payload, sourceType,

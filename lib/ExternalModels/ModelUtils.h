@@ -7,7 +7,8 @@
 //
 // Private to lib/ExternalModels: the generic model for ops that the default
 // in-place rewrite fits, the helper that attaches it to a list of ops with a
-// color (each dialect's table), and the retyping of payload regions.
+// color (each dialect's table), the retyping of payload regions and the
+// rebuilding of linalg named payloads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +17,9 @@
 
 #include "amp/IR/AmpInterfaces.h"
 
+#include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 
 namespace mlir {
 namespace amp {
@@ -71,6 +74,33 @@ LogicalResult retypePayload(RewriterBase &rewriter, Operation *op,
 /// before (green generic contractions: f16 inputs, f32 arithmetic).
 void widenArguments(RewriterBase &rewriter, Region &region, FloatType wide,
                     function_ref<bool(BlockArgument)> widenArg);
+
+/// Detects `OpTy::getRegionBuilder()`, which linalg named ops have.
+template <typename OpTy>
+using RegionBuilderOf = decltype(OpTy::getRegionBuilder());
+
+/// Rebuilds the payload of the linalg named op `newOp` (a clone of `oldOp`
+/// with new operands) for its operand element types with the op's own region
+/// builder, which inserts the casts that a named op with mixed element types
+/// needs (f16 inputs into an f32 accumulator, i8 into i32).
+template <typename OpTy>
+void rebuildNamedPayload(RewriterBase &rewriter, Operation *oldOp,
+                         Operation *newOp) {
+  Region &region = newOp->getRegion(0);
+  while (!region.empty())
+    rewriter.eraseBlock(&region.back());
+  SmallVector<Type> argTypes;
+  SmallVector<Location> argLocs;
+  for (Value operand : newOp->getOperands()) {
+    argTypes.push_back(getElementTypeOrSelf(operand.getType()));
+    argLocs.push_back(operand.getLoc());
+  }
+  Block *block = rewriter.createBlock(&region, region.end(), argTypes, argLocs);
+  ImplicitLocOpBuilder b(newOp->getLoc(), rewriter);
+  b.setInsertionPointToStart(block);
+  OpTy::getRegionBuilder()(b, *block, oldOp->getAttrs(),
+                           [&]() { return oldOp->emitError(); });
+}
 
 } // namespace models
 } // namespace amp

@@ -97,6 +97,28 @@ Precision DefaultPolicyAttr::getPrecision(Operation *op,
 }
 
 //===----------------------------------------------------------------------===//
+// LayoutConfigAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+LayoutConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         FilterLayout, ArrayRef<int64_t>, ArrayAttr ops) {
+  if (!ops)
+    return success();
+  for (Attribute entry : ops) {
+    auto name = dyn_cast<StringAttr>(entry);
+    if (!name)
+      return emitError() << "'ops' must hold strings, got " << entry;
+    StringRef text = name.getValue();
+    if (!symbolizeLayerKind(text) && !text.contains('.'))
+      return emitError() << "'ops' entries must be op names (dialect.op) or "
+                            "layer kinds (convolution, matmul, pooling), got '"
+                         << text << "'";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Parsing and printing
 //===----------------------------------------------------------------------===//
 //
@@ -216,6 +238,63 @@ void DefaultPolicyAttr::print(AsmPrinter &printer) const {
     add("output", getOutput());
   if (getMinMacs() != 0)
     add("min_macs", getMinMacs());
+  if (!parts.empty())
+    printer << "<" << llvm::join(parts, ", ") << ">";
+}
+
+Attribute LayoutConfigAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  FilterLayout filter = FilterLayout::hwcf;
+  SmallVector<int64_t> skipLayers;
+  ArrayAttr ops;
+  auto parseValue = [&](StringRef key) -> ParseResult {
+    if (key == "filter") {
+      SMLoc valueLoc = parser.getCurrentLocation();
+      StringRef keyword;
+      if (failed(parser.parseOptionalKeyword(&keyword)) ||
+          !symbolizeFilterLayout(keyword))
+        return parser.emitError(valueLoc)
+               << "expected a filter layout (hwcf or fhwc) in "
+                  "#amp.layout_config";
+      filter = *symbolizeFilterLayout(keyword);
+      return success();
+    }
+    if (key == "skip_layers")
+      return parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            return parser.parseInteger(skipLayers.emplace_back());
+          });
+    return parser.parseAttribute(ops);
+  };
+  if (succeeded(parser.parseOptionalLess()) &&
+      parseKeyValueList(parser, "#amp.layout_config",
+                        {"filter", "skip_layers", "ops"}, parseValue))
+    return {};
+  return LayoutConfigAttr::getChecked([&] { return parser.emitError(loc); },
+                                      parser.getContext(), filter, skipLayers,
+                                      ops);
+}
+
+void LayoutConfigAttr::print(AsmPrinter &printer) const {
+  SmallVector<std::string> parts;
+  auto add = [&](StringRef key, auto printValue) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << key << " = ";
+    printValue(os);
+    parts.push_back(text);
+  };
+  if (getFilter() != FilterLayout::hwcf)
+    add("filter",
+        [&](raw_ostream &os) { os << stringifyFilterLayout(getFilter()); });
+  if (!getSkipLayers().empty())
+    add("skip_layers", [&](raw_ostream &os) {
+      os << "[";
+      llvm::interleaveComma(getSkipLayers(), os);
+      os << "]";
+    });
+  if (getOps())
+    add("ops", [&](raw_ostream &os) { os << getOps(); });
   if (!parts.empty())
     printer << "<" << llvm::join(parts, ", ") << ">";
 }

@@ -12,6 +12,8 @@
 #include "amp/IR/AmpDialect.h"
 
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -28,13 +30,21 @@ void AmpDialect::initialize() { registerAttributes(); }
 
 namespace {
 /// One annotation amp understands: its name, what its value must be, and how
-/// to check that.
+/// to check that; for scope annotations, which ops may carry it.
 struct AnnotationKind {
   StringLiteral name;
   StringLiteral expected;
   bool (*accepts)(Attribute);
+  /// Null when any op may carry the annotation.
+  bool (*allowedOn)(Operation *) = nullptr;
+  StringLiteral allowedOnDescription = "";
 };
 } // namespace
+
+/// Functions and modules (symbol tables) are the scopes of scope annotations.
+static bool isFunctionOrModule(Operation *op) {
+  return isa<FunctionOpInterface>(op) || op->hasTrait<OpTrait::SymbolTable>();
+}
 
 static const AnnotationKind kAnnotations[] = {
     {"amp.color", "a color attribute (#amp.color<green|gray|red>)",
@@ -46,6 +56,11 @@ static const AnnotationKind kAnnotations[] = {
      "an attribute implementing PrecisionPolicyAttrInterface (for example "
      "#amp.default_policy)",
      [](Attribute a) { return isa<PrecisionPolicyAttrInterface>(a); }},
+    {"amp.layout_config",
+     "a layout configuration (#amp.layout_config<filter = ..., skip_layers = "
+     "[...], ops = [...]>)",
+     [](Attribute a) { return isa<LayoutConfigAttr>(a); }, isFunctionOrModule,
+     "a function or a module"},
 };
 
 LogicalResult AmpDialect::verifyOperationAttribute(Operation *op,
@@ -64,5 +79,9 @@ LogicalResult AmpDialect::verifyOperationAttribute(Operation *op,
   if (!kind->accepts(attr.getValue()))
     return op->emitError() << "'" << name << "' must be " << kind->expected
                            << ", got " << attr.getValue();
+  if (kind->allowedOn && !kind->allowedOn(op))
+    return op->emitError() << "'" << name << "' may only annotate "
+                           << kind->allowedOnDescription << ", not '"
+                           << op->getName() << "'";
   return success();
 }

@@ -24,8 +24,7 @@
 using namespace mlir;
 using namespace mlir::amp;
 
-/// file:line:col of a location (the first of a fused one), or its name.
-static std::string formatLocation(Location loc) {
+std::string mlir::amp::formatLocation(Location loc) {
   std::string text;
   llvm::raw_string_ostream os(text);
   if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))

@@ -15,6 +15,10 @@
 namespace mlir {
 namespace amp {
 
+/// A location as reports show it: "file:line:col" for file locations (the
+/// first one of a fused location), the name of a name location.
+std::string formatLocation(Location loc);
+
 /// Writes the report of a conversion: one record per op and the totals.
 void writeConversionReport(llvm::raw_ostream &os, FloatType target,
                            ArrayRef<FunctionConversion> functions);

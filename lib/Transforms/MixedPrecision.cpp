@@ -22,6 +22,8 @@
 
 #include "amp/Transforms/MixedPrecision.h"
 
+#include "ConversionReport.h"
+
 #include "amp/IR/AmpDialect.h"
 #include "amp/Utils/CastUtils.h"
 

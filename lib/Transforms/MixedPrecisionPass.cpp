@@ -20,6 +20,7 @@
 #include "ConversionReport.h"
 #include "amp/Transforms/MixedPrecision.h"
 #include "amp/Utils/CastUtils.h"
+#include "amp/Utils/OpNames.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"
@@ -83,25 +84,6 @@ FailureOr<FloatType> parseFloatOption(MLIRContext *ctx, StringRef option,
   return floatType;
 }
 
-/// The registered op name of the same dialect closest to `name`, if it is
-/// close enough to be a typo.
-std::optional<StringRef> suggestOpName(MLIRContext *ctx, StringRef name) {
-  StringRef dialect = name.split('.').first;
-  std::optional<StringRef> best;
-  unsigned bestDistance = 3;
-  for (RegisteredOperationName op : ctx->getRegisteredOperations()) {
-    StringRef candidate = op.getStringRef();
-    if (candidate.split('.').first != dialect)
-      continue;
-    unsigned distance = candidate.edit_distance(name, true, bestDistance);
-    if (distance < bestDistance) {
-      bestDistance = distance;
-      best = candidate;
-    }
-  }
-  return best;
-}
-
 LogicalResult AmpMixedPrecisionPass::initialize(MLIRContext *ctx) {
   auto error = [&]() {
     return emitError(UnknownLoc::get(ctx)) << "amp-mixed-precision: ";
@@ -157,25 +139,22 @@ LogicalResult AmpMixedPrecisionPass::initialize(MLIRContext *ctx) {
   auto addList = [&](const ListOption<std::string> &list, StringRef name,
                      Color color) -> LogicalResult {
     for (const std::string &opName : list) {
-      StringRef dialect = StringRef(opName).split('.').first;
-      // With --allow-unregistered-dialect, names of unregistered ops are
-      // legitimate and cannot be checked.
-      if (!RegisteredOperationName::lookup(opName, ctx) &&
-          ctx->allowsUnregisteredDialects() &&
-          !ctx->getOrLoadDialect(dialect)) {
+      std::string reason;
+      switch (checkOpName(ctx, opName, reason)) {
+      case OpNameStatus::Unregistered:
+        // With --allow-unregistered-dialect, names of unregistered ops are
+        // legitimate and cannot be checked.
         resolved.userColors.try_emplace(opName, color);
         continue;
-      }
-      if (!RegisteredOperationName::lookup(opName, ctx) &&
-          !ctx->getOrLoadDialect(dialect))
-        return error() << "unknown op name '" << opName << "' in " << name
-                       << "= (no dialect '" << dialect << "' is registered)";
-      if (!RegisteredOperationName::lookup(opName, ctx)) {
+      case OpNameStatus::Unknown: {
         InFlightDiagnostic diag = error() << "unknown op name '" << opName
                                           << "' in " << name << "=";
-        if (std::optional<StringRef> near = suggestOpName(ctx, opName))
-          diag << " (did you mean '" << *near << "'?)";
+        if (!reason.empty())
+          diag << " " << reason;
         return diag;
+      }
+      case OpNameStatus::Registered:
+        break;
       }
       auto [it, inserted] = resolved.userColors.try_emplace(opName, color);
       if (!inserted && it->second != color)

@@ -9,6 +9,7 @@
 #include "amp/Utils/FloatConversion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
@@ -127,4 +128,113 @@ Value mlir::amp::materializeElementType(OpBuilder &b, Location loc,
     return tensor::EmptyOp::create(b, loc, empty.getMixedSizes(), elementType,
                                    empty.getType().getEncoding());
   return createFloatCast(b, loc, value, elementType, preferTosa);
+}
+
+//===----------------------------------------------------------------------===//
+// Conversions between float and integer types
+//===----------------------------------------------------------------------===//
+
+/// A value of the type of `like` (a scalar or a shaped type) whose elements
+/// all equal `element`.
+static Value createSplatLike(OpBuilder &b, Location loc, Value like,
+                             TypedAttr element) {
+  Type type = like.getType();
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped)
+    return arith::ConstantOp::create(b, loc, element);
+  if (shaped.hasStaticShape())
+    return arith::ConstantOp::create(b, loc,
+                                     DenseElementsAttr::get(shaped, element));
+  // A dynamically shaped tensor: splat a scalar to its sizes.
+  Value scalar = arith::ConstantOp::create(b, loc, element);
+  SmallVector<Value> dynamicSizes;
+  for (int64_t dim = 0, rank = shaped.getRank(); dim < rank; ++dim)
+    if (shaped.isDynamicDim(dim))
+      dynamicSizes.push_back(tensor::DimOp::create(b, loc, like, dim));
+  return tensor::SplatOp::create(b, loc, scalar, shaped, dynamicSizes);
+}
+
+/// The bound of the signed range of `target` (its minimum if `lower`) as a
+/// float of `type`, rounded toward zero so that it converts back in range.
+static FloatAttr getIntegerBound(FloatType type, IntegerType target,
+                                 bool lower) {
+  unsigned width = target.getWidth();
+  APInt bound =
+      lower ? APInt::getSignedMinValue(width) : APInt::getSignedMaxValue(width);
+  APFloat value(type.getFloatSemantics());
+  (void)value.convertFromAPInt(bound, /*IsSigned=*/true, APFloat::rmTowardZero);
+  return FloatAttr::get(type, value);
+}
+
+Value mlir::amp::createElementTypeCast(OpBuilder &b, Location loc, Value value,
+                                       Type elementType, bool preferTosa) {
+  Type sourceElt = getElementTypeOrSelf(value.getType());
+  if (sourceElt == elementType)
+    return value;
+  Type resultType = withElement(value.getType(), elementType);
+  if (preferTosa && isa<RankedTensorType>(value.getType()))
+    return tosa::CastOp::create(b, loc, resultType, value);
+  auto sourceFloat = dyn_cast<FloatType>(sourceElt);
+  auto targetFloat = dyn_cast<FloatType>(elementType);
+  if (sourceFloat && targetFloat)
+    return createFloatCast(b, loc, value, elementType, /*preferTosa=*/false);
+  if (targetFloat)
+    return arith::SIToFPOp::create(b, loc, resultType, value);
+  auto targetInt = cast<IntegerType>(elementType);
+  if (sourceFloat) {
+    Value low = createSplatLike(b, loc, value,
+                                getIntegerBound(sourceFloat, targetInt, true));
+    Value high = createSplatLike(
+        b, loc, value, getIntegerBound(sourceFloat, targetInt, false));
+    Value clamped = arith::MaxNumFOp::create(b, loc, value, low);
+    clamped = arith::MinNumFOp::create(b, loc, clamped, high);
+    return arith::FPToSIOp::create(b, loc, resultType, clamped);
+  }
+  if (targetInt.getWidth() > sourceElt.getIntOrFloatBitWidth())
+    return arith::ExtSIOp::create(b, loc, resultType, value);
+  return arith::TruncIOp::create(b, loc, resultType, value);
+}
+
+/// Returns `attr` (a float constant) converted to `elementType`, or null.
+static TypedAttr convertConstant(Attribute attr, Type elementType,
+                                 bool preferTosa) {
+  if (auto floatType = dyn_cast<FloatType>(elementType))
+    return convertFloatConstant(attr, floatType);
+  if (auto intType = dyn_cast<IntegerType>(elementType))
+    return convertFloatConstantToInteger(attr, intType,
+                                         preferTosa
+                                             ? IntegerRounding::NearestEven
+                                             : IntegerRounding::TowardZero);
+  return {};
+}
+
+Value mlir::amp::convertElementType(OpBuilder &b, Location loc, Value value,
+                                    Type elementType, bool preferTosa) {
+  if (getElementTypeOrSelf(value.getType()) == elementType)
+    return value;
+  Operation *def = value.getDefiningOp();
+  if (isFloatConstant(def)) {
+    Attribute attr;
+    (void)matchPattern(value, m_Constant(&attr));
+    if (TypedAttr converted = convertConstant(attr, elementType, preferTosa))
+      return createConstantLike(b, def, converted);
+  }
+  if (auto empty = dyn_cast_or_null<tensor::EmptyOp>(def))
+    return tensor::EmptyOp::create(b, loc, empty.getMixedSizes(), elementType,
+                                   empty.getType().getEncoding());
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(def)) {
+    Attribute scalar;
+    if (fill.hasPureTensorSemantics() &&
+        matchPattern(fill.getInputs()[0], m_Constant(&scalar)))
+      if (TypedAttr converted =
+              convertConstant(scalar, elementType, /*preferTosa=*/false)) {
+        Value init = convertElementType(b, loc, fill.getOutputs()[0],
+                                        elementType, preferTosa);
+        Value newScalar = arith::ConstantOp::create(b, loc, converted);
+        return linalg::FillOp::create(b, loc, ValueRange{newScalar},
+                                      ValueRange{init})
+            .getResult(0);
+      }
+  }
+  return createElementTypeCast(b, loc, value, elementType, preferTosa);
 }

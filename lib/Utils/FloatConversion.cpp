@@ -18,6 +18,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/bit.h"
 
 #include <cstring>
@@ -311,6 +312,44 @@ TypedAttr mlir::amp::convertFloatConstant(Attribute attr, FloatType target,
   }
   if (values.size() == 1)
     return DenseElementsAttr::get(newType, values.front());
+  return DenseElementsAttr::get(newType, values);
+}
+
+/// `value` as a signed integer of `width` bits: rounded, saturated, NaN 0.
+static APInt toSaturatedInteger(const APFloat &value, unsigned width,
+                                IntegerRounding rounding) {
+  if (value.isNaN())
+    return APInt(width, 0);
+  llvm::APSInt result(width, /*isUnsigned=*/false);
+  bool isExact;
+  // convertToInteger saturates out-of-range values (and infinities).
+  (void)value.convertToInteger(result,
+                               rounding == IntegerRounding::TowardZero
+                                   ? APFloat::rmTowardZero
+                                   : APFloat::rmNearestTiesToEven,
+                               &isExact);
+  return result;
+}
+
+TypedAttr mlir::amp::convertFloatConstantToInteger(Attribute attr,
+                                                   IntegerType target,
+                                                   IntegerRounding rounding) {
+  unsigned width = target.getWidth();
+  if (auto floatAttr = dyn_cast_or_null<FloatAttr>(attr))
+    return IntegerAttr::get(
+        target, toSaturatedInteger(floatAttr.getValue(), width, rounding));
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(attr);
+  if (!dense || !isa<FloatType>(dense.getElementType()))
+    return {};
+  ShapedType newType = dense.getType().clone(target);
+  if (dense.isSplat())
+    return DenseElementsAttr::get(
+        newType,
+        toSaturatedInteger(dense.getSplatValue<APFloat>(), width, rounding));
+  SmallVector<APInt> values;
+  values.reserve(dense.getNumElements());
+  for (APFloat v : dense.getValues<APFloat>())
+    values.push_back(toSaturatedInteger(v, width, rounding));
   return DenseElementsAttr::get(newType, values);
 }
 

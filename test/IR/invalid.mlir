@@ -87,7 +87,50 @@ module attributes {amp.policy = "f16"} {}
 // -----
 
 func.func @f(%x: f32) -> f32 {
-  // expected-error@+1 {{unknown amp annotation 'amp.colour' (known: amp.color, amp.precision, amp.policy)}}
+  // expected-error@+1 {{unknown amp annotation 'amp.colour' (known: amp.color, amp.precision, amp.policy, amp.layout_config)}}
   %0 = arith.addf %x, %x {amp.colour = #amp.color<red>} : f32
   return %0 : f32
 }
+
+// -----
+
+// expected-error@+1 {{expected a filter layout (hwcf or fhwc) in #amp.layout_config}}
+func.func @f() attributes {amp.layout_config = #amp.layout_config<filter = oihw>}
+
+// -----
+
+// expected-error@+1 {{'ops' entries must be op names (dialect.op) or layer kinds (convolution, matmul, pooling), got 'conv'}}
+func.func @f() attributes {amp.layout_config = #amp.layout_config<ops = ["conv"]>}
+
+// -----
+
+// expected-error@+1 {{'ops' must hold strings, got 1 : i64}}
+func.func @f() attributes {amp.layout_config = #amp.layout_config<ops = [1]>}
+
+// -----
+
+// expected-error@+1 {{unknown parameter 'skip' in #amp.layout_config (expected filter, skip_layers, ops)}}
+func.func @f() attributes {amp.layout_config = #amp.layout_config<skip = [1]>}
+
+// -----
+
+// expected-error@+1 {{parameter 'filter' appears twice in #amp.layout_config}}
+func.func @f() attributes {amp.layout_config = #amp.layout_config<filter = hwcf, filter = fhwc>}
+
+// -----
+
+// expected-error@+1 {{expected integer value}}
+func.func @f() attributes {amp.layout_config = #amp.layout_config<skip_layers = [first]>}
+
+// -----
+
+func.func @f(%x: f32) -> f32 {
+  // expected-error@+1 {{'amp.layout_config' may only annotate a function or a module, not 'arith.addf'}}
+  %0 = arith.addf %x, %x {amp.layout_config = #amp.layout_config} : f32
+  return %0 : f32
+}
+
+// -----
+
+// expected-error@+1 {{'amp.layout_config' must be a layout configuration (#amp.layout_config<filter = ..., skip_layers = [...], ops = [...]>), got #amp.color<red>}}
+module attributes {amp.layout_config = #amp.color<red>} {}

@@ -39,3 +39,23 @@ module @policies attributes {amp.policy = #amp.default_policy} {
     return
   }
 }
+
+// CHECK-LABEL: module @layout_configs
+// CHECK-SAME: amp.layout_config = #amp.layout_config
+// CHECK-NOT: <
+module @layout_configs attributes {amp.layout_config = #amp.layout_config} {
+  // CHECK: amp.layout_config = #amp.layout_config<filter = fhwc, skip_layers = [0, -1], ops = ["convolution", "linalg.pooling_nchw_max"]>
+  func.func @all() attributes {amp.layout_config = #amp.layout_config<ops = ["convolution", "linalg.pooling_nchw_max"], skip_layers = [0, -1], filter = fhwc>} {
+    return
+  }
+  // The default filter is not printed; an empty ops list is kept (it
+  // converts nothing).
+  // CHECK: amp.layout_config = #amp.layout_config<ops = []>
+  func.func @none() attributes {amp.layout_config = #amp.layout_config<filter = hwcf, ops = []>} {
+    return
+  }
+  // CHECK: amp.layout_config = #amp.layout_config<skip_layers = [2]>
+  func.func @skip() attributes {amp.layout_config = #amp.layout_config<skip_layers = [2]>} {
+    return
+  }
+}

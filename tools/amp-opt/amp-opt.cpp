@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/InitAmp.h"
+#include "amp/Runner/Passes.h"
 
 #include "AmpTestDialect.h"
 
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -28,6 +30,7 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -59,15 +62,21 @@ int main(int argc, char **argv) {
       mlir::tensor::TensorDialect, mlir::tosa::TosaDialect,
       mlir::transform::TransformDialect, mlir::vector::VectorDialect>();
   mlir::amp::registerAmpDialects(registry);
+  mlir::amp::registerAmpGPUDependencies(registry);
   mlir::amp::test::registerAmpTestDialect(registry);
 
   // amp's passes and the upstream ones they are combined with.
   mlir::amp::registerAmpPasses();
+  // amp-run's CPU lowering pass, for its tests.
+  mlir::amp::registerAmpRunnerPasses();
   mlir::registerTransformsPasses();
   mlir::registerConversionPasses();
   mlir::registerLinalgPasses();
   mlir::tosa::registerTosaPasses();
   mlir::bufferization::registerBufferizationPasses();
+  // The CPU reference lowering of amp-compile (--target cpu).
+  mlir::bufferization::registerBufferizationPipelines();
+  mlir::LLVM::registerLLVMRequestCWrappersPass();
   mlir::arith::registerArithPasses();
   mlir::func::registerFuncPasses();
   mlir::memref::registerMemRefPasses();

@@ -6,8 +6,9 @@
 //===----------------------------------------------------------------------===//
 //
 // Registration of the external models that attach MixedPrecisionOpInterface
-// to upstream ops, one function per dialect. Each adds a dialect extension to
-// the registry, so the models are attached when the dialect is loaded.
+// to upstream ops, one function per dialect, and LayerOpInterface (one
+// function for all dialects). Each adds a dialect extension to the registry,
+// so the models are attached when the dialect is loaded.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,9 @@ void registerLinalgExternalModels(DialectRegistry &registry);
 void registerMathExternalModels(DialectRegistry &registry);
 void registerTensorExternalModels(DialectRegistry &registry);
 void registerTosaExternalModels(DialectRegistry &registry);
+/// LayerOpInterface on linalg structured ops and TOSA convolutions, matmul
+/// and poolings.
+void registerLayerExternalModels(DialectRegistry &registry);
 
 /// Registers all of the above.
 void registerExternalModels(DialectRegistry &registry);

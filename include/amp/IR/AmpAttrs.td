@@ -84,4 +84,53 @@ def Amp_DefaultPolicyAttr : Amp_Attr<"DefaultPolicy", "default_policy",
   let genVerifyDecl = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// LayoutConfigAttr
+//===----------------------------------------------------------------------===//
+
+def Amp_LayoutConfigAttr : Amp_Attr<"LayoutConfig", "layout_config"> {
+  let summary = "Settings of the channels-last layout conversion for a scope";
+  let description = [{
+    Gives `--amp-convert-layout` its settings for the layers of one function
+    or module, through the annotation `amp.layout_config` on that function
+    or module. The parameters mean what the pass options of the same names
+    mean, and all are optional:
+
+    * `filter`: the filter layout of converted convolutions, `hwcf`
+      (`linalg.conv_2d_nhwc_hwcf`, the default) or `fhwc`
+      (`linalg.conv_2d_nhwc_fhwc`);
+    * `skip_layers`: indices of the layers left in their original layout;
+      they count the layers selected by `ops` in this scope, in program
+      order, and negative indices count from the end (`-1` is the last);
+    * `ops`: the layers to convert, as op names (`linalg.pooling_nchw_max`)
+      or layer kinds (`convolution`, `pooling`); the default is
+      `["convolution", "pooling"]`, and `[]` converts nothing.
+
+    A layer follows the nearest enclosing `amp.layout_config`; layers
+    outside any annotated scope follow the pass options. Indices of a scope
+    count only the layers that follow it.
+
+    ```mlir
+    module attributes {amp.layout_config = #amp.layout_config<filter = fhwc, skip_layers = [0, -1]>} {
+      // Leave this function in NCHW.
+      func.func @reference(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+          attributes {amp.layout_config = #amp.layout_config<ops = []>} {
+        return %x : tensor<1x3x8x8xf32>
+      }
+    }
+    ```
+  }];
+  let parameters = (ins
+    DefaultValuedParameter<"::mlir::amp::FilterLayout",
+        "::mlir::amp::FilterLayout::hwcf",
+        "filter layout of converted convolutions">:$filter,
+    OptionalArrayRefParameter<"int64_t",
+        "indices of the layers left alone">:$skip_layers,
+    OptionalParameter<"::mlir::ArrayAttr",
+        "op names or layer kinds to convert">:$ops
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 #endif // AMP_IR_AMPATTRS_TD

@@ -32,9 +32,11 @@ def Amp_Dialect : Dialect {
     | `amp.color`     | `#amp.color<green\|gray\|red>`     | forces the op's color |
     | `amp.precision` | `#amp.precision<accumulate = T, output = U>` | forces the op's accumulation and output types |
     | `amp.policy`    | any attribute implementing `PrecisionPolicyAttrInterface` | the policy used for the ops nested under this op (usually put on the module) |
+    | `amp.layout_config` | `#amp.layout_config<...>` (on a function or module only) | the settings of `--amp-convert-layout` for the layers of this function or module |
 
     The dialect verifies these attributes wherever they appear: a value of
-    the wrong kind, or an unknown name in the `amp.` namespace, is an error.
+    the wrong kind, an unknown name in the `amp.` namespace, or a scope
+    annotation on an op that cannot be a scope, is an error.
 
     ```mlir
     %0 = linalg.matmul {amp.color = #amp.color<red>}
@@ -61,6 +63,10 @@ def Amp_Dialect : Dialect {
     /// Attribute name of the policy annotation (`amp.policy`).
     static constexpr ::llvm::StringLiteral getPolicyAttrName() {
       return ::llvm::StringLiteral("amp.policy");
+    }
+    /// Attribute name of the layout scope annotation (`amp.layout_config`).
+    static constexpr ::llvm::StringLiteral getLayoutConfigAttrName() {
+      return ::llvm::StringLiteral("amp.layout_config");
     }
 
   private:

@@ -74,4 +74,33 @@ def Amp_Reason : I32EnumAttr<"Reason",
   let cppNamespace = "::mlir::amp";
 }
 
+//===----------------------------------------------------------------------===//
+// Layer kinds
+//===----------------------------------------------------------------------===//
+
+def Amp_LayerKindConvolution : I32EnumAttrCase<"convolution", 0>;
+def Amp_LayerKindMatmul : I32EnumAttrCase<"matmul", 1>;
+def Amp_LayerKindPooling : I32EnumAttrCase<"pooling", 2>;
+
+def Amp_LayerKind : I32EnumAttr<"LayerKind",
+    "the kind of layer an operation is (LayerOpInterface)",
+    [Amp_LayerKindConvolution, Amp_LayerKindMatmul, Amp_LayerKindPooling]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::amp";
+}
+
+//===----------------------------------------------------------------------===//
+// Filter layouts
+//===----------------------------------------------------------------------===//
+
+def Amp_FilterLayoutHWCF : I32EnumAttrCase<"hwcf", 0>;
+def Amp_FilterLayoutFHWC : I32EnumAttrCase<"fhwc", 1>;
+
+def Amp_FilterLayout : I32EnumAttr<"FilterLayout",
+    "the filter layout of a channels-last convolution",
+    [Amp_FilterLayoutHWCF, Amp_FilterLayoutFHWC]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::amp";
+}
+
 #endif // AMP_IR_AMPENUMS_TD

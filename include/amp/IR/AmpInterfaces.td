@@ -10,6 +10,9 @@
 //    picks their accumulation and output types;
 //  - MixedPrecisionOpInterface: an op's own description of how it takes part
 //    in mixed precision, attached to upstream ops through external models.
+// A third one serves the benchmarking utilities:
+//  - LayerOpInterface: which ops are layers (convolutions, matmuls, poolings)
+//    and how a layer is rebuilt with other element types (--amp-recast).
 //
 //===----------------------------------------------------------------------===//
 
@@ -193,6 +196,68 @@ def MixedPrecisionOpInterface : OpInterface<"MixedPrecisionOpInterface"> {
       /*defaultImplementation=*/[{
         return ::mlir::amp::detail::rewriteResultsInPlace(
             $_op.getOperation(), rewriter, operands, computeType);
+      }]
+    >,
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// LayerOpInterface
+//===----------------------------------------------------------------------===//
+
+def LayerOpInterface : OpInterface<"LayerOpInterface"> {
+  let cppNamespace = "::mlir::amp";
+  let description = [{
+    An operation that can be a *layer* for the benchmarking utilities:
+    `--amp-count-layers` counts layers, `--amp-recast` changes their element
+    types and `--amp-convert-layout` moves convolutions and poolings to
+    channels-last. The kind of a layer (`convolution`, `matmul`, `pooling`)
+    is what their `ops=` options select by default.
+
+    Upstream ops receive this interface through external models: every
+    linalg structured op (classified through linalg's
+    `ConvolutionOpInterface` and `ContractionOpInterface`, so a
+    `linalg.generic` that computes a matmul is a matmul layer too) and the
+    TOSA convolutions, `tosa.matmul` and the TOSA poolings. An op of another
+    dialect implements it directly or through its own external model.
+  }];
+
+  let methods = [
+    InterfaceMethod<
+      /*desc=*/[{
+        Returns the kind of layer this op is, or `std::nullopt` when this
+        instance is not a layer (a `linalg.generic` that computes an
+        elementwise function).
+      }],
+      /*retTy=*/"std::optional<::mlir::amp::LayerKind>",
+      /*methodName=*/"getLayerKind",
+      /*args=*/(ins)
+    >,
+    InterfaceMethod<
+      /*desc=*/[{
+        Rebuilds the op so that its data inputs have the element type
+        `inputType` and it accumulates in `accumulateType` (integer types
+        included: `i8` inputs with `i32` accumulation). Creates the
+        conversions of its operands before the op (folding those of
+        constants), never those of its results. Returns the new op, which
+        the caller uses to replace this one; its results have the element
+        type the op produces with these types (for example the accumulation
+        type for linalg ops, the TOSA 1.0 output type for TOSA ops).
+
+        Emits an error at the op and returns failure, without changing the
+        IR, when the op cannot compute with these types (for example a
+        combination TOSA 1.0 does not define). The default implementation
+        always does that.
+      }],
+      /*retTy=*/"::mlir::FailureOr<::mlir::Operation *>",
+      /*methodName=*/"recast",
+      /*args=*/(ins "::mlir::RewriterBase &":$rewriter,
+                    "::mlir::Type":$inputType,
+                    "::mlir::Type":$accumulateType),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/[{
+        return $_op->emitError() << "'" << $_op->getName()
+                                 << "' cannot be recast";
       }]
     >,
   ];

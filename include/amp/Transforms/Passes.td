@@ -117,4 +117,216 @@ def AmpMixedPrecisionPass : Pass<"amp-mixed-precision"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Benchmarking utilities
+//===----------------------------------------------------------------------===//
+
+def AmpCountLayersPass : Pass<"amp-count-layers"> {
+  let summary = "Count the layers (or ops) of each kind, with their indices";
+  let description = [{
+    Reports how many ops of each kind the op the pass runs on (usually the
+    module) holds, and lists them in program order with their index and
+    location: a remark per op and a summary remark, and with `json=` a JSON
+    report. `ops=` selects by op name or by layer kind (`convolution`,
+    `matmul`, `pooling`, see `LayerOpInterface`); without it every op is
+    counted.
+
+    The indices are the ones `skip-layers` of `--amp-recast` and
+    `--amp-convert-layout` use for the same `ops=` list: count first, then
+    choose the layers to skip. The IR is not changed.
+
+    Example:
+
+    ```mlir
+    // amp-opt --amp-count-layers=ops=convolution,matmul
+    %0 = linalg.conv_2d_nchw_fchw ...  // remark: layer 0: linalg.conv_2d_nchw_fchw (convolution)
+    %1 = linalg.matmul ...             // remark: layer 1: linalg.matmul (matmul)
+    // remark on the module: 2 layers (ops=convolution,matmul): 1 linalg.conv_2d_nchw_fchw, 1 linalg.matmul
+    ```
+
+    The JSON report (`json=FILE`, `-` for stdout) holds the selection, the
+    total, the count per op name (in order of first appearance) and the
+    list of layers:
+
+    ```json
+    {"ops": ["convolution", "matmul"], "total": 2,
+     "counts": {"linalg.conv_2d_nchw_fchw": 1, "linalg.matmul": 1},
+     "layers": [{"index": 0, "op": "linalg.conv_2d_nchw_fchw",
+                 "kind": "convolution", "function": "forward",
+                 "loc": "model.mlir:12:10"}, ...]}
+    ```
+  }];
+  let options = [
+    ListOption<"ops", "ops", "std::string",
+               "Op names or layer kinds (convolution, matmul, pooling) to "
+               "count; every op when empty">,
+    Option<"json", "json", "std::string", /*default=*/"\"\"",
+           "Write a JSON report to this file ('-' for stdout)">,
+    Option<"remarks", "remarks", "bool", /*default=*/"true",
+           "Emit a remark for every counted op and a summary remark">,
+  ];
+  let statistics = [
+    Statistic<"numLayers", "layers", "Ops counted">,
+  ];
+}
+
+def AmpRecastPass : Pass<"amp-recast"> {
+  let summary = "Force chosen layers to given input and accumulation types "
+                "(benchmarking aid)";
+  let description = [{
+    Changes the element types of chosen layers, for benchmarking: their data
+    inputs are converted to `type`, they accumulate in `accumulate-type`,
+    and their results are converted back to the original type right after,
+    so that the function keeps its types and the rest of the program is
+    unchanged. Conversions of constants (weights, biases, fills) are folded.
+
+    `ops=` chooses the layers by op name or layer kind (default: every
+    convolution and matmul); `skip-layers=` leaves chosen ones alone, by
+    their index among the chosen layers in program order (negative: from the
+    end), as `--amp-count-layers` with the same `ops=` prints them.
+
+    | `type` | default `accumulate-type` | also allowed |
+    |--------|---------------------------|--------------|
+    | `f16`, `bf16`, `f8E4M3FN`, `f8E5M2` | `f32` | `f16`, `bf16` |
+    | `i8`, `i4` | `i32` | |
+
+    **This is a benchmarking aid, not a quantizer.** Integer types use a
+    plain conversion with no scale and no calibration: FP32 values are
+    clamped to the integer range and rounded toward zero (`arith.fptosi`;
+    `tosa.cast`, which rounds to nearest, for TOSA ops), and results come
+    back with `arith.sitofp`. The numbers it produces are meaningless unless
+    the model's values happen to be integers in range; what it gives is the
+    speed of the layers with these types.
+
+    Linalg layers accept any combination (`ins(i8, i8) outs(i32)` is a
+    valid `linalg.conv_2d_nchw_fchw`); a `linalg.generic` layer can only be
+    recast to float inputs with its own accumulation type. TOSA layers are
+    recast only to combinations TOSA 1.0 defines (for `tosa.conv2d`: i8/i32,
+    f16/f16, f16/f32, bf16/f32, f8E4M3FN/f16, f8E5M2/f16); others are an
+    error.
+
+    Example:
+
+    ```mlir
+    // amp-opt --amp-recast="type=i8"
+    %0 = linalg.matmul ins(%a, %b : tensor<8x8xf32>, tensor<8x8xf32>)
+                       outs(%c : tensor<8x8xf32>) -> tensor<8x8xf32>
+    // becomes (clamps of %a and %b to [-128, 127] not shown)
+    %a8 = arith.fptosi %a_clamped : tensor<8x8xf32> to tensor<8x8xi8>
+    %b8 = arith.fptosi %b_clamped : tensor<8x8xf32> to tensor<8x8xi8>
+    %c32 = arith.fptosi %c_clamped : tensor<8x8xf32> to tensor<8x8xi32>
+    %1 = linalg.matmul ins(%a8, %b8 : tensor<8x8xi8>, tensor<8x8xi8>)
+                       outs(%c32 : tensor<8x8xi32>) -> tensor<8x8xi32>
+    %0 = arith.sitofp %1 : tensor<8x8xi32> to tensor<8x8xf32>
+    ```
+  }];
+  let options = [
+    Option<"type", "type", "std::string", /*default=*/"\"f16\"",
+           "Input type of the recast layers: f16, bf16, f8E4M3FN, f8E5M2, "
+           "i8 or i4">,
+    Option<"accumulateType", "accumulate-type", "std::string",
+           /*default=*/"\"\"",
+           "Accumulation type: f32, f16 or bf16 for float types (default "
+           "f32), i32 for integer types (the default)">,
+    ListOption<"ops", "ops", "std::string",
+               "Op names or layer kinds (convolution, matmul, pooling) to "
+               "recast; default: convolution, matmul">,
+    ListOption<"skipLayers", "skip-layers", "int64_t",
+               "Indices of chosen layers to leave alone, in program order; "
+               "negative indices count from the end">,
+  ];
+  let statistics = [
+    Statistic<"numRecast", "recast-layers", "Layers recast">,
+    Statistic<"numSkipped", "skipped-layers", "Layers left alone (skip-layers)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::tosa::TosaDialect",
+  ];
+}
+
+def AmpConvertLayoutPass : Pass<"amp-convert-layout"> {
+  let summary = "Convert NCHW convolutions and poolings to channels-last "
+                "(NHWC)";
+  let description = [{
+    Rewrites NCHW convolutions and poolings to their channels-last forms,
+    which Tensor Cores prefer:
+
+    | NCHW op | channels-last op |
+    |---------|------------------|
+    | `linalg.conv_2d_nchw_fchw` | `linalg.conv_2d_nhwc_hwcf` (`filter=hwcf`) or `linalg.conv_2d_nhwc_fhwc` (`filter=fhwc`) |
+    | `linalg.depthwise_conv_2d_nchw_chw` | `linalg.depthwise_conv_2d_nhwc_hwc` |
+    | `linalg.pooling_nchw_sum` | `linalg.pooling_nhwc_sum` |
+    | `linalg.pooling_nchw_max` | `linalg.pooling_nhwc_max` |
+
+    Each converted layer gets `linalg.transpose` ops on its input, filter,
+    init and result; then the transposes are cleaned up: transposes of
+    constants (filters), `tensor.empty` and `linalg.fill` fold into new
+    constants, empties and fills; a transpose back to NCHW moves down
+    through the elementwise `linalg.generic` ops and `tensor.pad` ops that
+    follow a layer (their indexing maps and padding are permuted); and
+    inverse pairs cancel. What remains are transposes at the edges of
+    converted regions: between consecutive converted layers no transpose
+    pair is left. The function keeps its types.
+
+    TOSA convolutions and poolings are channels-last already
+    (`tosa.conv2d` takes NHWC inputs and OHWI, that is FHWC, weights): they
+    are left as they are, and the cleanup cancels the NCHW/NHWC
+    `tosa.transpose` pairs that frontends put around them, moving them
+    through TOSA elementwise ops. The transposes next to a skipped TOSA
+    layer are kept.
+
+    `ops=` chooses the layers (default: every convolution and pooling;
+    layers already channels-last are counted but left as they are) and
+    `skip-layers=` leaves chosen ones in their original layout, by their
+    index among the chosen layers in program order (negative: from the
+    end), as `--amp-count-layers` with the same `ops=` prints them.
+
+    The annotation `amp.layout_config = #amp.layout_config<...>` on a
+    function or module gives the same settings for the layers in it (see
+    `LayoutConfigAttr`); it takes precedence over the pass options, whose
+    indices then count only the layers outside annotated scopes.
+
+    Example:
+
+    ```mlir
+    // amp-opt --amp-convert-layout
+    %0 = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x8x16x16xf32>, tensor<16x8x3x3xf32>)
+                                  outs(%i : tensor<1x16x14x14xf32>) -> tensor<1x16x14x14xf32>
+    // becomes
+    %xt = linalg.transpose ins(%x : tensor<1x8x16x16xf32>) outs(%e : tensor<1x16x16x8xf32>) permutation = [0, 2, 3, 1]
+    %1 = linalg.conv_2d_nhwc_hwcf ins(%xt, %w_hwcf : tensor<1x16x16x8xf32>, tensor<3x3x8x16xf32>)
+                                  outs(%i_nhwc : tensor<1x14x14x16xf32>) -> tensor<1x14x14x16xf32>
+    %0 = linalg.transpose ins(%1 : tensor<1x14x14x16xf32>) outs(%e2 : tensor<1x16x14x14xf32>) permutation = [0, 3, 1, 2]
+    ```
+  }];
+  let options = [
+    Option<"filterLayout", "filter", "std::string", /*default=*/"\"hwcf\"",
+           "Filter layout of converted convolutions: hwcf or fhwc">,
+    ListOption<"ops", "ops", "std::string",
+               "Op names or layer kinds (convolution, pooling) to convert; "
+               "default: convolution, pooling">,
+    ListOption<"skipLayers", "skip-layers", "int64_t",
+               "Indices of chosen layers to leave in their original layout, "
+               "in program order; negative indices count from the end">,
+    Option<"propagate", "propagate", "bool", /*default=*/"true",
+           "Fold, move and cancel the transposes after converting (false "
+           "leaves four transposes around every converted layer)">,
+  ];
+  let statistics = [
+    Statistic<"numConverted", "converted-layers", "Layers converted">,
+    Statistic<"numSkipped", "skipped-layers", "Layers left alone (skip-layers)">,
+    Statistic<"numTransposes", "transposes",
+              "Layout transposes left after the cleanup">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::tosa::TosaDialect",
+  ];
+}
+
 #endif // AMP_TRANSFORMS_PASSES_TD

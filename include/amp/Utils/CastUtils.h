@@ -65,6 +65,28 @@ Value createEmptyLike(OpBuilder &b, Location loc, Value like,
 Value materializeElementType(OpBuilder &b, Location loc, Value value,
                              Type elementType, bool preferTosa);
 
+/// Creates a conversion of `value` to the element type `elementType`, for any
+/// pair of float and signless integer types (the benchmarking conversion of
+/// --amp-recast, which applies no scale):
+///  - float to float: createFloatCast;
+///  - float to integer: a tosa.cast when `preferTosa` and `value` is a ranked
+///    tensor (TOSA's rounding and saturation), otherwise a clamp to the
+///    integer's signed range (arith.maxnumf, arith.minnumf; NaN becomes the
+///    smallest value) and arith.fptosi, which rounds toward zero;
+///  - integer to float: tosa.cast or arith.sitofp;
+///  - integer to integer: tosa.cast or arith.extsi / arith.trunci.
+Value createElementTypeCast(OpBuilder &b, Location loc, Value value,
+                            Type elementType, bool preferTosa);
+
+/// Returns `value` with element type `elementType` (any float or signless
+/// integer type): itself if it has it; a new constant for a float constant
+/// (converted as createElementTypeCast would, see
+/// convertFloatConstantToInteger); a new tensor.empty for a tensor.empty; a
+/// new linalg.fill for a linalg.fill of a constant; otherwise
+/// createElementTypeCast.
+Value convertElementType(OpBuilder &b, Location loc, Value value,
+                         Type elementType, bool preferTosa);
+
 } // namespace amp
 } // namespace mlir
 

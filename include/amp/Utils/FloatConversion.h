@@ -63,6 +63,21 @@ RangeSummary checkFloatRange(Attribute attr, FloatType target);
 TypedAttr convertFloatConstant(Attribute attr, FloatType target,
                                RangeSummary *summary = nullptr);
 
+/// How a float becomes an integer.
+enum class IntegerRounding {
+  /// Like arith.fptosi.
+  TowardZero,
+  /// Like tosa.cast: to nearest, ties to even.
+  NearestEven,
+};
+
+/// Converts the float values of `attr` (a FloatAttr or a DenseElementsAttr of
+/// floats) to the signless integer type `target`: rounded as `rounding` says
+/// and saturated to the signed range of `target`; NaN becomes 0. Returns a
+/// null attribute for other attributes.
+TypedAttr convertFloatConstantToInteger(Attribute attr, IntegerType target,
+                                        IntegerRounding rounding);
+
 /// Number of bytes the payload of a constant attribute occupies (0 for
 /// attributes that are not element or scalar constants).
 int64_t getConstantByteSize(Attribute attr);

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Builds the GPU benchmark executables (on a machine with LLVM 22 and amp
+# built; no GPU needed) into bench/gpu/prebuilt/, so that bench/gpu/run.sh
+# runs them on a GPU host that has only the NVIDIA driver, Python 3 and
+# PyTorch.
+#
+#   bench/gpu/build.sh [BUILD_DIR]        (default: build)
+#
+# GEMM M=N=K in {1024, 2048, 4096, 8192}, f16 x f16 -> f32:
+#   gemm-mma-N     mma.sync kernel (chip=sm_90, runs on any sm_80+ GPU... the
+#                  cubin is sm_90; PTX is embedded too)
+#   gemm-wgmma-N   wgmma kernel (chip=sm_90a: Hopper only)
+#   gemm-fp32-N    the FP32 path (f32 x f32 -> f32, SIMT)
+# End to end, FP32 original vs --amp-mixed-precision (f16), chip=sm_90a:
+#   e2e-mlp-*        corpus linalg/mlp-3layers.mlir
+#   e2e-attention-*  corpus linalg/multi-head-attention.mlir (BERT layer)
+#   e2e-ffn-*        corpus tosa/next-ffn.mlir (transformer FFN)
+#   e2e-cnn-*        corpus linalg/resnet50-bottleneck-block.mlir
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$root/build}
+out=$root/bench/gpu/prebuilt
+work=$(mktemp -d /tmp/amp-bench-build.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+compile=(python3 "$root/tools/amp-compile/amp-compile.py"
+         --amp-opt "$build/bin/amp-opt"
+         --runtime "$build/lib/libamp_cuda_runtime.so")
+
+rm -rf "$out"
+mkdir -p "$out"
+cp "$build/lib/libamp_cuda_runtime.so" "$out/"
+
+gemm() { # gemm NAME N ELT
+  local n=$2 t=$3
+  cat > "$work/$1.mlir" <<MLIR
+func.func @gemm(%a: tensor<${n}x${n}x${t}>, %b: tensor<${n}x${n}x${t}>) -> tensor<${n}x${n}xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<${n}x${n}xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<${n}x${n}xf32>) -> tensor<${n}x${n}xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<${n}x${n}x${t}>, tensor<${n}x${n}x${t}>)
+                     outs(%c : tensor<${n}x${n}xf32>) -> tensor<${n}x${n}xf32>
+  return %r : tensor<${n}x${n}xf32>
+}
+MLIR
+}
+
+place() { # place BUILD_FOLDER NAME
+  cp "$1/model" "$out/$2"
+  cp "$1/signature.json" "$out/$2.json"
+}
+
+for n in 1024 2048 4096 8192; do
+  gemm "gemm-f16-$n" "$n" f16
+  gemm "gemm-f32-$n" "$n" f32
+  "${compile[@]}" "$work/gemm-f16-$n.mlir" -o "$work/mma-$n" --precision fp32 --chip sm_90
+  place "$work/mma-$n" "gemm-mma-$n"
+  "${compile[@]}" "$work/gemm-f16-$n.mlir" -o "$work/wgmma-$n" --precision fp32 --chip sm_90a
+  place "$work/wgmma-$n" "gemm-wgmma-$n"
+  "${compile[@]}" "$work/gemm-f32-$n.mlir" -o "$work/fp32-$n" --precision fp32 --chip sm_90
+  place "$work/fp32-$n" "gemm-fp32-$n"
+done
+
+e2e() { # e2e NAME MODEL [amp-compile options]
+  local name=$1 model=$2
+  shift 2
+  "${compile[@]}" "$model" -o "$work/$name-fp32" --precision fp32 --chip sm_90a "$@"
+  place "$work/$name-fp32" "e2e-$name-fp32"
+  "${compile[@]}" "$model" -o "$work/$name-mixed" --precision f16 --chip sm_90a "$@"
+  place "$work/$name-mixed" "e2e-$name-mixed"
+}
+corpus=$root/third_party/corpus
+e2e mlp "$corpus/linalg/mlp-3layers.mlir"
+e2e attention "$corpus/linalg/multi-head-attention.mlir"
+e2e ffn "$corpus/tosa/next-ffn.mlir" --entry kernel
+e2e cnn "$corpus/linalg/resnet50-bottleneck-block.mlir" --entry resnet50_bottleneck_block
+
+git -C "$root" rev-parse HEAD > "$out/COMMIT" 2>/dev/null || true
+echo "bench/gpu/build.sh: executables in ${out#$root/}:"
+ls -la "$out"

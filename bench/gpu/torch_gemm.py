@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""cuBLAS reference for bench/gpu/run.sh: torch.matmul in f16.
+
+Times M=N=K GEMMs two ways and prints one JSON line per size:
+  sync_ms   per call, synchronized (the same methodology as the amp
+            executables, whose every call ends with a stream synchronize);
+  event_ms  back-to-back calls timed with CUDA events (kernel throughput).
+torch.matmul on f16 tensors accumulates in f32 inside cuBLAS (unless
+allow_fp16_reduced_precision_reduction is set, which is turned off here)
+and rounds the output to f16; amp's kernels write f32.
+"""
+
+import json
+import sys
+import time
+
+import torch
+
+
+def main():
+    sizes = [int(s) for s in sys.argv[1:]] or [1024, 2048, 4096, 8192]
+    torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
+    device = torch.device("cuda")
+    name = torch.cuda.get_device_name(device)
+    for n in sizes:
+        a = torch.rand(n, n, device=device, dtype=torch.float16) * 2 - 1
+        b = torch.rand(n, n, device=device, dtype=torch.float16) * 2 - 1
+        for _ in range(5):
+            torch.matmul(a, b)
+        torch.cuda.synchronize()
+        iters = 20
+        times = []
+        for _ in range(iters):
+            start = time.perf_counter()
+            torch.matmul(a, b)
+            torch.cuda.synchronize()
+            times.append((time.perf_counter() - start) * 1e3)
+        times.sort()
+        begin = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        begin.record()
+        for _ in range(iters):
+            torch.matmul(a, b)
+        end.record()
+        torch.cuda.synchronize()
+        print(json.dumps({"n": n, "device": name,
+                          "sync_ms": times[len(times) // 2],
+                          "event_ms": begin.elapsed_time(end) / iters,
+                          "torch": torch.__version__,
+                          "cuda": torch.version.cuda}))
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,144 @@
+//===- Passes.h - amp GPU lowering passes and pipeline ----------*- C++ -*-===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The passes of the GPU lowering (declared in Passes.td), the reusable
+// rewrites behind them, and `--amp-gpu-pipeline`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_CONVERSION_PASSES_H
+#define AMP_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class RewriterBase;
+
+namespace amp {
+
+#define GEN_PASS_DECL
+#include "amp/Conversion/Passes.h.inc"
+
+//===----------------------------------------------------------------------===//
+// Reusable rewrites
+//===----------------------------------------------------------------------===//
+
+/// The Tensor Core instruction family a matmul kernel is built with.
+enum class MmaKind { MmaSync, Wgmma };
+
+/// Whether `op` (a linalg.matmul or linalg.batch_matmul on memrefs) can be
+/// replaced by a Tensor Core kernel: default indexing maps, A and B of the
+/// same 16-bit float type (f16 or bf16), C of f32.
+bool isTensorCoreMatmul(linalg::LinalgOp op);
+
+/// Whether `op` is a linalg.matmul or linalg.batch_matmul on memrefs with
+/// default maps and f32 A, B and C (the FP32 baseline).
+bool isSimtF32Matmul(linalg::LinalgOp op);
+
+/// Replaces `op` (for which isSimtF32Matmul holds) by a tiled SIMT
+/// gpu.launch (128x128 block tiles, 8x8 outputs per thread, FMA).
+LogicalResult rewriteMatmulToSimtKernel(RewriterBase &rewriter,
+                                        linalg::LinalgOp op);
+
+/// Replaces `op` (for which isTensorCoreMatmul holds) by a gpu.launch that
+/// computes it on Tensor Cores with the given instruction family. A wgmma
+/// request for a matmul the wgmma kernel does not take (see the pass
+/// description) builds the mma.sync kernel; `usedKind` says which one was
+/// built.
+LogicalResult rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
+                                              linalg::LinalgOp op, MmaKind kind,
+                                              MmaKind *usedKind = nullptr);
+
+/// Rewrites a 2-D convolution on tensors with 16-bit inputs and an f32
+/// output into im2col + linalg.matmul / linalg.batch_matmul.
+LogicalResult rewriteConvAsTensorCoreMatmul(RewriterBase &rewriter,
+                                            linalg::LinalgOp conv);
+
+/// Replaces an outermost scf.parallel without results by a flat 1-D
+/// gpu.launch with `blockSize` threads per block.
+LogicalResult convertParallelLoopToLaunch(RewriterBase &rewriter,
+                                          scf::ParallelOp loop,
+                                          int64_t blockSize);
+
+//===----------------------------------------------------------------------===//
+// The pipeline
+//===----------------------------------------------------------------------===//
+
+/// Options of `--amp-gpu-pipeline`.
+struct AmpGPUPipelineOptions
+    : public PassPipelineOptions<AmpGPUPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("Target GPU: sm_80, sm_86, sm_89, sm_90 (mma.sync) or "
+                     "sm_90a (wgmma)"),
+      llvm::cl::init("sm_80")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features; empty picks +ptx80 (sm_80..sm_90a)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Embedded GPU code: isa (PTX, JIT-compiled by the "
+                     "driver), bin (cubin, needs ptxas) or fatbin (needs "
+                     "ptxas and fatbinary)"),
+      llvm::cl::init("fatbin")};
+  PassOptions::Option<int> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("Optimization level of the NVPTX back end (0-3)"),
+      llvm::cl::init(3)};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit root for ptxas, fatbinary and libdevice; "
+                     "empty uses CUDA_ROOT/CUDA_HOME/CUDA_PATH, PATH or "
+                     "/usr/local/cuda"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("Map f16/bf16 x f16/bf16 -> f32 matmuls and convolutions "
+                     "to Tensor Core kernels (false: everything SIMT)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> blockSize{
+      *this, "block-size",
+      llvm::cl::desc("Threads per block of the generic (SIMT) kernels"),
+      llvm::cl::init(256)};
+};
+
+/// Checks the options of `--amp-gpu-pipeline`; on failure `message` says
+/// what is wrong.
+LogicalResult verifyGPUPipelineOptions(const AmpGPUPipelineOptions &options,
+                                       std::string &message);
+
+/// Builds `--amp-gpu-pipeline`: TOSA to linalg, convolutions to matmuls,
+/// bufferization, Tensor Core kernels, the generic SIMT kernels, device
+/// memory, outlining, NVVM lowering and serialization, and the host lowering
+/// to the LLVM dialect. The options must have been verified.
+void buildAmpGPUPipeline(OpPassManager &pm,
+                         const AmpGPUPipelineOptions &options);
+
+/// Registers `--amp-gpu-pipeline`.
+void registerAmpGPUPipeline();
+
+#define GEN_PASS_REGISTRATION
+#include "amp/Conversion/Passes.h.inc"
+
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_CONVERSION_PASSES_H

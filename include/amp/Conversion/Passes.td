@@ -1,0 +1,245 @@
+//===- Passes.td - amp GPU lowering passes -----------------*- tablegen -*-===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The passes of amp's GPU lowering. `--amp-gpu-pipeline` strings them
+// together with the upstream bufferization, GPU and NVVM passes; each one can
+// also be run on its own.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_CONVERSION_PASSES_TD
+#define AMP_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def AmpGPUConvToMatmulPass : Pass<"amp-gpu-conv-to-matmul"> {
+  let summary = "Rewrite 2-D convolutions with 16-bit inputs as im2col + "
+                "matmul so that they reach the Tensor Core kernels";
+  let description = [{
+    Rewrites `linalg.conv_2d_nhwc_hwcf`, `linalg.conv_2d_nhwc_fhwc` and
+    `linalg.conv_2d_nchw_fchw` on tensors whose input and filter are f16 or
+    bf16 and whose output is f32 into an im2col `linalg.generic` followed by
+    a contraction (upstream's `linalg::rewriteInIm2Col`), and specializes the
+    contraction back into `linalg.matmul` / `linalg.batch_matmul` where its
+    indexing maps allow it. Those are then picked up by
+    `--amp-gpu-matmul-to-mma`. Convolutions with FP32 operands (the SIMT
+    baseline) and other convolution kinds are left alone.
+
+    Example:
+
+    ```mlir
+    // amp-opt --amp-gpu-conv-to-matmul
+    %0 = linalg.conv_2d_nhwc_hwcf
+           ins(%x, %w : tensor<1x16x16x32xf16>, tensor<3x3x32x64xf16>)
+           outs(%o : tensor<1x14x14x64xf32>) -> tensor<1x14x14x64xf32>
+    // becomes an im2col linalg.generic producing tensor<1x196x288xf16> and a
+    // contraction of it with the collapsed filter tensor<288x64xf16>.
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::arith::ArithDialect",
+  ];
+  let statistics = [
+    Statistic<"numConvs", "convs", "Convolutions rewritten">,
+  ];
+}
+
+def AmpGPUFuseElementwisePass : Pass<"amp-gpu-fuse-elementwise"> {
+  let summary = "Fuse elementwise linalg ops into each other, never into "
+                "named contractions";
+  let description = [{
+    Upstream's elementwise fusion (`linalg::populateElementwiseOpsFusionPatterns`)
+    restricted to consumers that are `linalg.generic` ops: chains of
+    elementwise ops become one kernel, while `linalg.matmul`,
+    `linalg.batch_matmul` and convolutions keep their named form (and their
+    16-bit operands) so that `--amp-gpu-matmul-to-mma` can map them to
+    Tensor Cores. Upstream's `--linalg-fuse-elementwise-ops` would fold the
+    casts into the contractions and turn them into generic ops.
+
+    Example:
+
+    ```mlir
+    // amp-opt --amp-gpu-fuse-elementwise
+    %0 = linalg.generic {...} ins(%x : tensor<64xf32>) ... { arith.addf }
+    %1 = linalg.generic {...} ins(%0 : tensor<64xf32>) ... { arith.mulf }
+    // becomes one linalg.generic computing addf then mulf.
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::arith::ArithDialect",
+  ];
+}
+
+def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
+  let summary = "Rewrite f16/bf16 x f16/bf16 -> f32 matmuls on buffers into "
+                "Tensor Core GPU kernels (mma.sync or wgmma)";
+  let description = [{
+    Replaces every `linalg.matmul` and `linalg.batch_matmul` on memrefs with
+    the default indexing maps, f16 or bf16 inputs (both the same type) and
+    an f32 output by a `gpu.launch` that computes `C += A * B` on Tensor
+    Cores:
+
+    * `kind=mma-sync` (sm_80 and later): 128x128x32 block tiles, 8 warps of
+      64x32, A and B tiles staged in workgroup memory (double-buffered with
+      `cp.async` when rows are 16-byte aligned, plain loads otherwise),
+      fragments loaded with `ldmatrix` and multiplied with
+      `mma.sync.m16n8k16` (f32 accumulation);
+    * `kind=wgmma` (sm_90a): 128x128x64 block tiles, one warpgroup, A and B
+      tiles loaded by TMA into 128-byte swizzled workgroup memory through a
+      3-stage `mbarrier` pipeline and multiplied by `wgmma.mma_async`. It
+      needs K and N to be multiples of 8 (TMA strides); batch matmuls also
+      need M a multiple of 128 and K a multiple of 64. Matmuls that do not
+      qualify use the mma.sync kernel.
+
+    A `linalg.fill` of C right before the matmul (the usual zero init) is
+    folded into the kernel's epilogue, which then writes `init + A * B`
+    without reading C.
+
+    Sizes that are not multiples of the tile are handled by zero-filling the
+    staged tiles (masked loads, or TMA's out-of-bounds fill) and masking the
+    stores. Dynamic sizes are supported. With `simt-f32`, FP32 matmuls (the
+    baseline of the speed-ups) get a tiled SIMT kernel: 128x128 block tiles,
+    256 threads computing 8x8 outputs each with FMAs, K in steps of 8 staged
+    in workgroup memory. Matmuls with other element types, other indexing
+    maps, or on tensors are left to the generic path.
+
+    Example:
+
+    ```mlir
+    // amp-opt --amp-gpu-matmul-to-mma
+    linalg.matmul ins(%a, %b : memref<256x64xf16>, memref<64x512xf16>)
+                  outs(%c : memref<256x512xf32>)
+    // becomes
+    gpu.launch blocks(...) in (%gx = %c4, %gy = %c2, %gz = %c1)
+               threads(...) in (%tx = %c256, %ty = %c1, %tz = %c1)
+               workgroup(%sa : memref<2x128x40xf16, #gpu.address_space<workgroup>>,
+                         %sb : memref<2x32x136xf16, #gpu.address_space<workgroup>>) {
+      ... nvgpu.device_async_copy / nvgpu.ldmatrix / nvgpu.mma.sync ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"kind", "kind", "std::string", /*default=*/"\"mma-sync\"",
+           "Tensor Core instruction family: mma-sync (sm_80+), wgmma "
+           "(sm_90a), or none (only the simt-f32 kernels)">,
+    Option<"simtF32", "simt-f32", "bool", /*default=*/"false",
+           "Also map f32 x f32 -> f32 matmuls to a tiled SIMT kernel (the "
+           "FP32 baseline) instead of leaving them to the generic path">,
+  ];
+  let statistics = [
+    Statistic<"numMmaSync", "mma-sync-kernels", "Matmuls mapped to mma.sync">,
+    Statistic<"numWgmma", "wgmma-kernels", "Matmuls mapped to wgmma">,
+    Statistic<"numSimt", "simt-f32-kernels",
+              "FP32 matmuls mapped to the tiled SIMT kernel">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def AmpGPUParallelLoopsToLaunchPass : Pass<"amp-gpu-parallel-loops-to-launch"> {
+  let summary = "Map every outermost host scf.parallel to a flat 1-D "
+                "gpu.launch";
+  let description = [{
+    Turns each `scf.parallel` that is not already inside a `gpu.launch` into
+    a `gpu.launch` with one thread per point of its iteration space:
+    `block-size` threads per block and as many blocks as needed. Each thread
+    delinearizes its global id into the loop's induction variables and runs
+    the body (including any nested sequential loops, e.g. reductions) when
+    the id is in range. This is the generic path of `--amp-gpu-pipeline`
+    for elementwise ops, reductions, fills and copies after
+    `--convert-linalg-to-parallel-loops`. Loops with results (`scf.reduce`)
+    are left alone with a remark.
+
+    Example:
+
+    ```mlir
+    // amp-opt --amp-gpu-parallel-loops-to-launch
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c32) step (%c1, %c1) {
+      ...
+    }
+    // becomes
+    gpu.launch blocks(%bx, ...) in (%gx = %c8, ...) threads(%tx, ...) in (%t = %c256, ...) {
+      // %id = %bx * 256 + %tx; if %id < 2048: %i = %id / 32, %j = %id % 32
+    }
+    ```
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block">,
+  ];
+  let statistics = [
+    Statistic<"numKernels", "kernels", "Parallel loops mapped to kernels">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+def AmpGPUDeviceMemoryPass : Pass<"amp-gpu-device-memory", "::mlir::ModuleOp"> {
+  let summary = "Place a bufferized model's buffers in GPU memory and run "
+                "its remaining host code on the GPU";
+  let description = [{
+    Prepares host functions whose compute has been mapped to `gpu.launch`
+    for a machine where all tensors live in GPU memory (arguments and
+    results of public functions are device pointers):
+
+    * `memref.alloc` / `memref.dealloc` become `gpu.alloc` / `gpu.dealloc`
+      (allocations only read and written on the host, such as the
+      deallocation helpers' bookkeeping, stay on the host);
+    * `memref.get_global` of a constant (the weights) becomes a device copy
+      of the global, uploaded with `gpu.memcpy` on first use and cached in a
+      device-pointer slot for later calls;
+    * host ops that still read or write memory (`memref.copy`, loops,
+      `memref.load`/`memref.store` whose results stay in memory) are wrapped
+      in single-thread `gpu.launch`es so that no host code dereferences a
+      device pointer. Ops whose results are used on the host (a scalar read
+      from a buffer) are reported as errors;
+    * public functions get `llvm.emit_c_interface`: they are the entry points
+      of the compiled model, called by harnesses through
+      `_mlir_ciface_<name>` with device pointers.
+
+    Example:
+
+    ```mlir
+    // amp-opt --amp-gpu-device-memory
+    %0 = memref.alloc() : memref<64xf32>
+    // becomes
+    %0 = gpu.alloc () : memref<64xf32>
+    ```
+  }];
+  let statistics = [
+    Statistic<"numAllocs", "device-allocs", "Allocations moved to the GPU">,
+    Statistic<"numGlobals", "device-globals", "Globals copied to the GPU">,
+    Statistic<"numWrapped", "wrapped-host-ops",
+              "Host ops wrapped in single-thread kernels">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+#endif // AMP_CONVERSION_PASSES_TD

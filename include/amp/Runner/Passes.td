@@ -1,0 +1,74 @@
+//===- Passes.td - Passes of amp-run's CPU lowering --------*- tablegen -*-===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNNER_PASSES_TD
+#define AMP_RUNNER_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def AmpCpuLoopOrderPass : Pass<"amp-cpu-loop-order"> {
+  let summary = "Order the loops of linalg.generic ops for a CPU";
+  let description = [{
+    Moves to the innermost position the loop of each `linalg.generic` along
+    which the most operands are accessed contiguously (the loop indexes
+    their last dimension with coefficient 1). Inputs the payload does not
+    read do not count; among equally good loops, the one with more
+    iterations wins, then the current innermost loop. The other loops keep
+    their order.
+
+    Naive loops (`convert-linalg-to-loops`) of a matmul walk `B` by columns,
+    one cache miss per multiply-accumulate; after this pass, the innermost
+    loop walks a row of `B` and of `C`, and LLVM vectorizes it. amp-run runs
+    the pass after `linalg-generalize-named-ops` in its CPU lowering.
+    Each result accumulates its terms in the same order unless a reduction
+    loop moves past another reduction loop (a matmul's does not).
+
+    Example:
+
+    ```mlir
+    // (i, j, k): C[i, j] += A[i, k] * B[k, j]
+    linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>,
+                                     affine_map<(i, j, k) -> (k, j)>,
+                                     affine_map<(i, j, k) -> (i, j)>],
+                    iterator_types = ["parallel", "parallel", "reduction"]} ...
+    // becomes (i, k, j)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>,
+                                     affine_map<(d0, d1, d2) -> (d1, d2)>,
+                                     affine_map<(d0, d1, d2) -> (d0, d2)>],
+                    iterator_types = ["parallel", "reduction", "parallel"]} ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def AmpFlattenConstantsPass : Pass<"amp-flatten-constants"> {
+  let summary = "Store multi-dimensional tensor constants as 1-D constants";
+  let description = [{
+    Replaces every `arith.constant` holding a dense tensor (splats included)
+    of rank >= 2 by a 1-D constant with the same data, reshaped with
+    `tensor.expand_shape`. After bufferization the reshape is a view of the
+    global, so the code is unchanged; the LLVM global becomes one flat array
+    instead of an array of arrays, whose translation to LLVM IR creates one
+    LLVM constant per innermost row: for the 3-wide rows of a 3x3
+    convolution's weights, millions of constants and seconds of compile
+    time. amp-run runs it before bufferization.
+
+    Example:
+
+    ```mlir
+    %w = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+    // becomes
+    %flat = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+    %w = tensor.expand_shape %flat [[0, 1]] output_shape [2, 2]
+        : tensor<4xf32> into tensor<2x2xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+#endif // AMP_RUNNER_PASSES_TD

@@ -1,0 +1,1022 @@
+//===- MatmulToTensorCores.cpp - Tensor Core kernels for matmuls ----------===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Replaces a linalg.matmul / linalg.batch_matmul on memrefs with 16-bit float
+// inputs and an f32 output by a gpu.launch built directly from gpu, nvgpu,
+// nvvm, vector, memref and scf ops:
+//
+//  - mma.sync (sm_80+): a 128x128 block tile computed by 8 warps (2x4, each
+//    64x32 = 4x4 m16n8 fragments), K in steps of 32 staged in dynamic shared
+//    memory (two stages, cp.async when the rows are 16-byte aligned), A and B
+//    fragments loaded with ldmatrix (B transposed), m16n8k16 mma.sync with f32
+//    accumulators in registers, and a masked read-modify-write epilogue.
+//  - wgmma (sm_90a): a 128x128 block tile computed by one warpgroup, K in
+//    steps of 64 loaded by TMA (128-byte swizzle, zero fill out of bounds)
+//    into a 3-stage ring guarded by mbarriers, warpgroup.mma with the
+//    accumulator in registers, then staged through shared memory to a masked
+//    epilogue.
+//
+// linalg.matmul accumulates into its output, so both kernels compute
+// C += A * B.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Conversion/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace amp {
+#define GEN_PASS_DEF_AMPGPUMATMULTOMMAPASS
+#include "amp/Conversion/Passes.h.inc"
+} // namespace amp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::amp;
+
+//===----------------------------------------------------------------------===//
+// Matching
+//===----------------------------------------------------------------------===//
+
+/// The element type of A and B when `op` is a linalg.matmul or
+/// linalg.batch_matmul on memrefs with default maps, A and B of one type
+/// among f16, bf16 and f32, and C of f32.
+static Type matmulInputType(linalg::LinalgOp op) {
+  if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()))
+    return {};
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1)
+    return {};
+  // Only the default maps: no transposed or broadcast operands.
+  if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation())) {
+    if (matmul.hasUserDefinedMaps())
+      return {};
+  } else if (cast<linalg::BatchMatmulOp>(op.getOperation())
+                 .hasUserDefinedMaps()) {
+    return {};
+  }
+  auto aType = dyn_cast<MemRefType>(op.getDpsInputs()[0].getType());
+  auto bType = dyn_cast<MemRefType>(op.getDpsInputs()[1].getType());
+  auto cType = dyn_cast<MemRefType>(op.getDpsInits()[0].getType());
+  if (!aType || !bType || !cType)
+    return {};
+  Type elt = aType.getElementType();
+  if (!(elt.isF16() || elt.isBF16() || elt.isF32()) ||
+      bType.getElementType() != elt || !cType.getElementType().isF32())
+    return {};
+  // Global (default) memory space only.
+  if (aType.getMemorySpace() || bType.getMemorySpace() ||
+      cType.getMemorySpace())
+    return {};
+  // The innermost dimension must be contiguous for the staged loads.
+  for (MemRefType t : {aType, bType, cType}) {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(t.getStridesAndOffset(strides, offset)) || strides.empty() ||
+        strides.back() != 1)
+      return {};
+  }
+  return elt;
+}
+
+/// The element type of A and B when `op` is a Tensor Core matmul.
+static Type tensorCoreInputType(linalg::LinalgOp op) {
+  Type elt = matmulInputType(op);
+  return elt && (elt.isF16() || elt.isBF16()) ? elt : Type();
+}
+
+bool mlir::amp::isTensorCoreMatmul(linalg::LinalgOp op) {
+  return static_cast<bool>(tensorCoreInputType(op));
+}
+
+bool mlir::amp::isSimtF32Matmul(linalg::LinalgOp op) {
+  Type elt = matmulInputType(op);
+  return elt && elt.isF32();
+}
+
+/// Whether every row of `type` starts 16-byte aligned (given a 16-byte
+/// aligned base pointer), so that 8 x 16-bit elements can be copied at once.
+static bool hasAlignedRows(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  if (ShapedType::isDynamic(offset) || offset % 8 != 0)
+    return false;
+  for (int64_t stride : ArrayRef<int64_t>(strides).drop_back())
+    if (ShapedType::isDynamic(stride) || stride % 8 != 0)
+      return false;
+  return strides.back() == 1;
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Index arithmetic helpers
+//===----------------------------------------------------------------------===//
+
+/// A builder with short names for the index arithmetic of the kernels.
+struct IndexBuilder {
+  OpBuilder &b;
+  Location loc;
+
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) {
+    return b.createOrFold<arith::AddIOp>(loc, x, y);
+  }
+  Value add(Value x, int64_t y) { return add(x, c(y)); }
+  Value sub(Value x, Value y) {
+    return b.createOrFold<arith::SubIOp>(loc, x, y);
+  }
+  Value mul(Value x, int64_t y) {
+    return b.createOrFold<arith::MulIOp>(loc, x, c(y));
+  }
+  Value div(Value x, int64_t y) {
+    return b.createOrFold<arith::DivUIOp>(loc, x, c(y));
+  }
+  Value rem(Value x, int64_t y) {
+    return b.createOrFold<arith::RemUIOp>(loc, x, c(y));
+  }
+  Value ceilDiv(Value x, int64_t y) { return div(add(x, y - 1), y); }
+  Value lt(Value x, Value y) {
+    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, x, y);
+  }
+  Value eq(Value x, int64_t y) {
+    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, x,
+                                         c(y));
+  }
+  Value gtZero(Value x) {
+    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ugt, x,
+                                         c(0));
+  }
+  Value land(Value x, Value y) {
+    return b.createOrFold<arith::AndIOp>(loc, x, y);
+  }
+  Value select(Value cond, Value x, Value y) {
+    return b.createOrFold<arith::SelectOp>(loc, cond, x, y);
+  }
+  Value dim(Value memref, int64_t i) {
+    return b.createOrFold<memref::DimOp>(loc, memref, i);
+  }
+};
+
+/// The operands and sizes of one matmul, seen from inside the kernel.
+struct MatmulOperands {
+  Value a, b, cMat;
+  Value m, n, k;
+  /// Null for linalg.matmul.
+  Value batch;
+  Type inType;
+  /// The value a linalg.fill right before the matmul wrote into C (the
+  /// usual zero init): the kernel then writes `init + A*B` without reading
+  /// C, and the fill is gone. Null: C += A*B.
+  Value init;
+};
+
+/// Indices of an A, B or C element for the (optional) batch index.
+static SmallVector<Value> withBatch(Value batchIv, ValueRange ij) {
+  SmallVector<Value> idx;
+  if (batchIv)
+    idx.push_back(batchIv);
+  idx.append(ij.begin(), ij.end());
+  return idx;
+}
+
+/// Adds `acc` to C[row, col] (or to the fill value) when (row, col) is
+/// inside C.
+static void accumulateIntoC(OpBuilder &b, Location loc,
+                            const MatmulOperands &mm, Value batchIv, Value row,
+                            Value col, Value acc) {
+  IndexBuilder ib{b, loc};
+  Value inBounds = ib.land(ib.lt(row, mm.m), ib.lt(col, mm.n));
+  auto ifOp = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  SmallVector<Value> idx = withBatch(batchIv, {row, col});
+  Value old = mm.init
+                  ? mm.init
+                  : memref::LoadOp::create(b, loc, mm.cMat, idx).getResult();
+  Value sum = arith::AddFOp::create(b, loc, old, acc);
+  memref::StoreOp::create(b, loc, sum, mm.cMat, idx);
+}
+
+//===----------------------------------------------------------------------===//
+// mma.sync kernel
+//===----------------------------------------------------------------------===//
+
+constexpr int64_t kBlockM = 128, kBlockN = 128, kBlockK = 32;
+constexpr int64_t kWarpM = 64, kWarpN = 32, kWarpsN = 4;
+constexpr int64_t kMmaSyncThreads = 256;
+constexpr int64_t kFragsM = kWarpM / 16, kFragsN = kWarpN / 8;
+/// Row padding of the staged tiles (in elements): keeps rows 16-byte aligned
+/// and spreads ldmatrix rows over all shared-memory banks.
+constexpr int64_t kPad = 8;
+constexpr int64_t kStageARows = kBlockM, kStageACols = kBlockK + kPad;
+constexpr int64_t kStageBRows = kBlockK, kStageBCols = kBlockN + kPad;
+
+struct MmaSyncKernel {
+  OpBuilder &b;
+  Location loc;
+  const MatmulOperands &mm;
+  bool asyncCopies;
+  IndexBuilder ib{b, loc};
+
+  Value tid, batchIv, m0, n0;
+  Value stageA, stageB; // memref<2xRxCxT, workgroup>
+
+  /// Stages A[m0:m0+128, k0:k0+32] and B[k0:k0+32, n0:n0+128] into shared
+  /// memory stage `stage`, with zeros outside the matrices.
+  void loadTiles(Value stage, Value kTile) {
+    Value k0 = ib.mul(kTile, kBlockK);
+    loadTile(mm.a, stageA, stage, m0, k0, mm.m, mm.k, kBlockM, kBlockK);
+    loadTile(mm.b, stageB, stage, k0, n0, mm.k, mm.n, kBlockK, kBlockN);
+  }
+
+  void loadTile(Value global, Value staged, Value stage, Value row0, Value col0,
+                Value rows, Value cols, int64_t tileRows, int64_t tileCols) {
+    if (asyncCopies) {
+      // 16-byte chunks: tileRows * tileCols / 8 of them, spread over threads.
+      int64_t chunksPerRow = tileCols / 8;
+      int64_t perThread = tileRows * chunksPerRow / kMmaSyncThreads;
+      for (int64_t i = 0; i < perThread; ++i) {
+        Value chunk = ib.add(tid, i * kMmaSyncThreads);
+        Value row = ib.div(chunk, chunksPerRow);
+        Value col = ib.mul(ib.rem(chunk, chunksPerRow), 8);
+        Value gRow = ib.add(row0, row), gCol = ib.add(col0, col);
+        Value valid = ib.land(ib.lt(gRow, rows), ib.lt(gCol, cols));
+        Value zero = ib.c(0);
+        Value srcElements = ib.select(valid, ib.c(8), zero);
+        Value safeRow = ib.select(valid, gRow, zero);
+        Value safeCol = ib.select(valid, gCol, zero);
+        nvgpu::DeviceAsyncCopyOp::create(
+            b, loc, staged, ValueRange{stage, row, col}, global,
+            withBatch(batchIv, {safeRow, safeCol}), b.getIndexAttr(8),
+            srcElements, b.getUnitAttr());
+      }
+      return;
+    }
+    // Element by element, zero outside the matrix.
+    int64_t perThread = tileRows * tileCols / kMmaSyncThreads;
+    Value lb = ib.c(0), ub = ib.c(perThread), step = ib.c(1);
+    auto loop = scf::ForOp::create(b, loc, lb, ub, step);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value e = ib.add(tid, ib.mul(loop.getInductionVar(), kMmaSyncThreads));
+    Value row = ib.div(e, tileCols), col = ib.rem(e, tileCols);
+    Value gRow = ib.add(row0, row), gCol = ib.add(col0, col);
+    Value valid = ib.land(ib.lt(gRow, rows), ib.lt(gCol, cols));
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{mm.inType}, valid,
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      Value v = memref::LoadOp::create(b, loc, global,
+                                       withBatch(batchIv, {gRow, gCol}));
+      scf::YieldOp::create(b, loc, v);
+      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      Value z = arith::ConstantOp::create(b, loc, mm.inType,
+                                          b.getFloatAttr(mm.inType, 0.0));
+      scf::YieldOp::create(b, loc, z);
+    }
+    memref::StoreOp::create(b, loc, ifOp.getResult(0), staged,
+                            ValueRange{stage, row, col});
+  }
+
+  /// One m16n8k16 multiply-accumulate.
+  Value mma(Value aFrag, Value bFrag, Value acc) {
+    if (mm.inType.isF16())
+      return nvgpu::MmaSyncOp::create(b, loc, aFrag, bFrag, acc,
+                                      ArrayRef<int64_t>{16, 8, 16});
+    // nvgpu.mma.sync has no bf16 form: use the NVVM op on packed registers.
+    auto packed = [&](Value frag, int64_t rows) {
+      SmallVector<Value> regs;
+      auto i32x1 = VectorType::get({1}, b.getI32Type());
+      for (int64_t r = 0; r < rows; ++r) {
+        Value pair = vector::ExtractOp::create(b, loc, frag, r);
+        Value asInt = vector::BitCastOp::create(b, loc, i32x1, pair);
+        regs.push_back(vector::ExtractOp::create(b, loc, asInt, 0));
+      }
+      return regs;
+    };
+    SmallVector<Value> aRegs = packed(aFrag, 4), bRegs = packed(bFrag, 2);
+    SmallVector<Value> cRegs;
+    for (int64_t i = 0; i < 2; ++i)
+      for (int64_t j = 0; j < 2; ++j)
+        cRegs.push_back(
+            vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{i, j}));
+    Type f32 = b.getF32Type();
+    auto resultType =
+        LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+    auto op =
+        NVVM::MmaOp::create(b, loc, resultType, aRegs, bRegs, cRegs,
+                            {16, 8, 16}, std::nullopt, std::nullopt,
+                            std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
+                                                          NVVM::MMATypes::bf16},
+                            std::array<NVVM::MMALayout, 2>{
+                                NVVM::MMALayout::row, NVVM::MMALayout::col});
+    SmallVector<Value> elems;
+    for (int64_t i = 0; i < 4; ++i)
+      elems.push_back(LLVM::ExtractValueOp::create(b, loc, op.getResult(), i));
+    return vector::FromElementsOp::create(b, loc, acc.getType(), elems);
+  }
+
+  /// Multiplies the staged tiles of `stage` into the accumulators.
+  SmallVector<Value> compute(Value stage, Value lane, Value warpM, Value warpN,
+                             SmallVector<Value> acc) {
+    Type inType = mm.inType;
+    auto frag4 = VectorType::get({4, 2}, inType);
+    Value laneRow = ib.rem(lane, 16), laneCol = ib.mul(ib.div(lane, 16), 8);
+    for (int64_t kk = 0; kk < kBlockK; kk += 16) {
+      SmallVector<Value> aFrags, bFrags;
+      for (int64_t mt = 0; mt < kFragsM; ++mt) {
+        Value row = ib.add(ib.add(ib.mul(warpM, kWarpM), mt * 16), laneRow);
+        Value col = ib.add(laneCol, kk);
+        aFrags.push_back(nvgpu::LdMatrixOp::create(
+            b, loc, frag4, stageA, ValueRange{stage, row, col},
+            /*transpose=*/false, /*numTiles=*/4));
+      }
+      for (int64_t np = 0; np < kFragsN / 2; ++np) {
+        Value row = ib.add(laneRow, kk);
+        Value col = ib.add(ib.add(ib.mul(warpN, kWarpN), np * 16), laneCol);
+        Value pair = nvgpu::LdMatrixOp::create(
+            b, loc, frag4, stageB, ValueRange{stage, row, col},
+            /*transpose=*/true, /*numTiles=*/4);
+        for (int64_t half = 0; half < 2; ++half)
+          bFrags.push_back(vector::ExtractStridedSliceOp::create(
+              b, loc, pair, ArrayRef<int64_t>{half * 2, 0},
+              ArrayRef<int64_t>{2, 2}, ArrayRef<int64_t>{1, 1}));
+      }
+      for (int64_t mt = 0; mt < kFragsM; ++mt)
+        for (int64_t nt = 0; nt < kFragsN; ++nt) {
+          Value &c = acc[mt * kFragsN + nt];
+          c = mma(aFrags[mt], bFrags[nt], c);
+        }
+    }
+    return acc;
+  }
+
+  void commitAndWait(int64_t pending) {
+    if (!asyncCopies)
+      return;
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(pending));
+  }
+
+  void build(gpu::LaunchOp launch) {
+    Block &body = launch.getBody().front();
+    b.setInsertionPointToStart(&body);
+    tid = launch.getThreadIds().x;
+    n0 = ib.mul(launch.getBlockIds().x, kBlockN);
+    m0 = ib.mul(launch.getBlockIds().y, kBlockM);
+    batchIv = mm.batch ? launch.getBlockIds().z : Value();
+    Value lane = ib.rem(tid, 32), warp = ib.div(tid, 32);
+    Value warpM = ib.div(warp, kWarpsN), warpN = ib.rem(warp, kWarpsN);
+
+    // Two stages of A and B in dynamic shared memory.
+    MLIRContext *ctx = b.getContext();
+    auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    auto smemType =
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(), wg);
+    Value smem = gpu::DynamicSharedMemoryOp::create(b, loc, smemType);
+    auto aType = MemRefType::get({2, kStageARows, kStageACols}, mm.inType,
+                                 AffineMap(), wg);
+    auto bType = MemRefType::get({2, kStageBRows, kStageBCols}, mm.inType,
+                                 AffineMap(), wg);
+    int64_t aBytes = 2 * kStageARows * kStageACols * 2;
+    stageA = memref::ViewOp::create(b, loc, aType, smem, ib.c(0), ValueRange{});
+    stageB =
+        memref::ViewOp::create(b, loc, bType, smem, ib.c(aBytes), ValueRange{});
+
+    Value kTiles = ib.ceilDiv(mm.k, kBlockK);
+    Value zero = ib.c(0), one = ib.c(1);
+    // Prologue: stage 0 <- K tile 0.
+    auto hasK =
+        scf::IfOp::create(b, loc,
+                          b.createOrFold<arith::CmpIOp>(
+                              loc, arith::CmpIPredicate::ugt, kTiles, zero),
+                          /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&hasK.getThenRegion().front());
+      loadTiles(zero, zero);
+    }
+    if (asyncCopies)
+      NVVM::CpAsyncCommitGroupOp::create(b, loc);
+
+    auto accType = VectorType::get({2, 2}, b.getF32Type());
+    Value accZero = arith::ConstantOp::create(
+        b, loc, accType, DenseElementsAttr::get(accType, 0.0f));
+    SmallVector<Value> init(kFragsM * kFragsN, accZero);
+    auto loop = scf::ForOp::create(b, loc, zero, kTiles, one, init);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value kt = loop.getInductionVar();
+      Value stage = ib.rem(kt, 2);
+      Value next = ib.add(kt, 1);
+      auto prefetch = scf::IfOp::create(b, loc, ib.lt(next, kTiles),
+                                        /*withElseRegion=*/false);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(&prefetch.getThenRegion().front());
+        loadTiles(ib.rem(next, 2), next);
+      }
+      // One (possibly empty) group per iteration: waiting until at most one
+      // is pending means the current stage has landed.
+      commitAndWait(1);
+      gpu::BarrierOp::create(b, loc);
+      SmallVector<Value> acc(loop.getRegionIterArgs().begin(),
+                             loop.getRegionIterArgs().end());
+      acc = compute(stage, lane, warpM, warpN, acc);
+      gpu::BarrierOp::create(b, loc);
+      scf::YieldOp::create(b, loc, acc);
+    }
+
+    // Epilogue: C += accumulators. Fragment element (i, j) of an m16n8 tile
+    // is row lane/4 + 8i, column 2*(lane%4) + j.
+    Value groupRow = ib.div(lane, 4), groupCol = ib.mul(ib.rem(lane, 4), 2);
+    for (int64_t mt = 0; mt < kFragsM; ++mt)
+      for (int64_t nt = 0; nt < kFragsN; ++nt) {
+        Value acc = loop.getResult(mt * kFragsN + nt);
+        for (int64_t i = 0; i < 2; ++i)
+          for (int64_t j = 0; j < 2; ++j) {
+            Value row = ib.add(
+                ib.add(ib.add(m0, ib.mul(warpM, kWarpM)), mt * 16 + 8 * i),
+                groupRow);
+            Value col =
+                ib.add(ib.add(ib.add(n0, ib.mul(warpN, kWarpN)), nt * 8 + j),
+                       groupCol);
+            Value v =
+                vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{i, j});
+            accumulateIntoC(b, loc, mm, batchIv, row, col, v);
+          }
+      }
+    gpu::TerminatorOp::create(b, loc);
+  }
+
+  static int64_t sharedBytes() {
+    return 2 * 2 * (kStageARows * kStageACols + kStageBRows * kStageBCols);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// wgmma kernel
+//===----------------------------------------------------------------------===//
+
+constexpr int64_t kWgBlockM = 128, kWgBlockN = 128, kWgBlockK = 64;
+constexpr int64_t kWgStages = 3;
+constexpr int64_t kWgThreads = 128;
+constexpr int64_t kWgTileABytes = kWgBlockM * kWgBlockK * 2; // 16 KiB
+constexpr int64_t kWgTileBHalfBytes = kWgBlockK * 64 * 2;    // 8 KiB
+constexpr int64_t kWgStageBytes = kWgTileABytes + 2 * kWgTileBHalfBytes;
+/// Slack to align the ring to 1024 bytes (128-byte swizzle atoms).
+constexpr int64_t kWgAlign = 1024;
+
+struct WgmmaKernel {
+  OpBuilder &b;
+  Location loc;
+  const MatmulOperands &mm;
+  Value descA, descB;
+  IndexBuilder ib{b, loc};
+
+  MemRefType smemType(ArrayRef<int64_t> shape, Type elt) {
+    auto wg = gpu::AddressSpaceAttr::get(b.getContext(),
+                                         gpu::AddressSpace::Workgroup);
+    return MemRefType::get(shape, elt, AffineMap(), wg);
+  }
+
+  /// Builds the body of `launch`, after the ops already at its start.
+  void build(gpu::LaunchOp launch) {
+    MLIRContext *ctx = b.getContext();
+    Value tid = launch.getThreadIds().x;
+    Value n0 = ib.mul(launch.getBlockIds().x, kWgBlockN);
+    Value m0 = ib.mul(launch.getBlockIds().y, kWgBlockM);
+    Value batchIv = mm.batch ? launch.getBlockIds().z : Value();
+    // Rows of the 2-D views the tensor maps describe.
+    Value rowA0 = m0, rowB0 = ib.c(0);
+    if (batchIv) {
+      rowA0 = ib.add(b.createOrFold<arith::MulIOp>(loc, batchIv, mm.m), m0);
+      rowB0 = b.createOrFold<arith::MulIOp>(loc, batchIv, mm.k);
+    }
+
+    auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    Value smem = gpu::DynamicSharedMemoryOp::create(
+        b, loc, smemType({ShapedType::kDynamic}, b.getI8Type()));
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
+    Value pad =
+        ib.rem(ib.sub(ib.c(kWgAlign), ib.rem(base, kWgAlign)), kWgAlign);
+
+    auto barType = nvgpu::MBarrierGroupType::get(ctx, wg, kWgStages);
+    Value bars = nvgpu::MBarrierCreateOp::create(b, loc, barType);
+    Value isLeader = ib.eq(tid, 0);
+    {
+      auto ifOp = scf::IfOp::create(b, loc, isLeader, false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      for (int64_t s = 0; s < kWgStages; ++s)
+        nvgpu::MBarrierInitOp::create(b, loc, bars, ib.c(1), ib.c(s), Value());
+    }
+    gpu::BarrierOp::create(b, loc);
+
+    auto aTileType = smemType({kWgBlockM, kWgBlockK}, mm.inType);
+    auto bHalfType = smemType({kWgBlockK, 64}, mm.inType);
+    auto bTileType = smemType({kWgBlockK, kWgBlockN}, mm.inType);
+    auto stageOffset = [&](Value stage, int64_t within) {
+      return ib.add(ib.add(pad, ib.mul(stage, kWgStageBytes)), within);
+    };
+    Value kTiles = ib.ceilDiv(mm.k, kWgBlockK);
+
+    // Thread 0 loads K tile `tile` into ring slot `stage`.
+    auto issue = [&](Value stage, Value tile) {
+      nvgpu::MBarrierArriveExpectTxOp::create(b, loc, bars, ib.c(kWgStageBytes),
+                                              stage, Value());
+      Value k0 = ib.mul(tile, kWgBlockK);
+      Value aDst = memref::ViewOp::create(b, loc, aTileType, smem,
+                                          stageOffset(stage, 0), ValueRange{});
+      Value b0Dst = memref::ViewOp::create(b, loc, bHalfType, smem,
+                                           stageOffset(stage, kWgTileABytes),
+                                           ValueRange{});
+      Value b1Dst = memref::ViewOp::create(
+          b, loc, bHalfType, smem,
+          stageOffset(stage, kWgTileABytes + kWgTileBHalfBytes), ValueRange{});
+      // TMA coordinates are innermost first.
+      nvgpu::TmaAsyncLoadOp::create(b, loc, aDst, bars, descA,
+                                    ValueRange{k0, rowA0}, stage, Value(),
+                                    Value());
+      Value kRow = ib.add(rowB0, k0);
+      nvgpu::TmaAsyncLoadOp::create(b, loc, b0Dst, bars, descB,
+                                    ValueRange{n0, kRow}, stage, Value(),
+                                    Value());
+      nvgpu::TmaAsyncLoadOp::create(b, loc, b1Dst, bars, descB,
+                                    ValueRange{ib.add(n0, 64), kRow}, stage,
+                                    Value(), Value());
+    };
+
+    // Prologue: fill the ring.
+    {
+      auto ifOp = scf::IfOp::create(b, loc, isLeader, false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      for (int64_t s = 0; s < kWgStages; ++s) {
+        auto inRange = scf::IfOp::create(b, loc, ib.lt(ib.c(s), kTiles), false);
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(&inRange.getThenRegion().front());
+        issue(ib.c(s), ib.c(s));
+      }
+    }
+
+    auto accVecType = VectorType::get({kWgBlockM, kWgBlockN}, b.getF32Type());
+    auto accType = nvgpu::WarpgroupAccumulatorType::get(ctx, accVecType);
+    Value acc0 = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
+    auto loop =
+        scf::ForOp::create(b, loc, ib.c(0), kTiles, ib.c(1), ValueRange{acc0});
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value kt = loop.getInductionVar();
+      Value stage = ib.rem(kt, kWgStages);
+      Value parityIdx = ib.rem(ib.div(kt, kWgStages), 2);
+      Value parity =
+          arith::IndexCastOp::create(b, loc, b.getI1Type(), parityIdx);
+      nvgpu::MBarrierTryWaitParityOp::create(b, loc, bars, parity,
+                                             ib.c(10000000), stage);
+      Value aTile = memref::ViewOp::create(b, loc, aTileType, smem,
+                                           stageOffset(stage, 0), ValueRange{});
+      Value bTile = memref::ViewOp::create(b, loc, bTileType, smem,
+                                           stageOffset(stage, kWgTileABytes),
+                                           ValueRange{});
+      Value dA = nvgpu::WarpgroupGenerateDescriptorOp::create(
+          b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aTileType),
+          aTile, descA);
+      Value dB = nvgpu::WarpgroupGenerateDescriptorOp::create(
+          b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTileType),
+          bTile, descB);
+      // B is K x N row-major (MN-major for wgmma): transposeB.
+      Value acc = nvgpu::WarpgroupMmaOp::create(
+          b, loc, accType, dA, dB, /*waitGroup=*/IntegerAttr(),
+          /*transposeA=*/UnitAttr(), /*transposeB=*/b.getUnitAttr(),
+          loop.getRegionIterArgs()[0]);
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+      gpu::BarrierOp::create(b, loc);
+      Value next = ib.add(kt, kWgStages);
+      auto refill = scf::IfOp::create(
+          b, loc, ib.land(isLeader, ib.lt(next, kTiles)), false);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(&refill.getThenRegion().front());
+        issue(stage, next);
+      }
+      scf::YieldOp::create(b, loc, acc);
+    }
+
+    // Epilogue: registers -> shared memory (reusing the ring) -> C.
+    auto accSmemType = smemType({kWgBlockM, kWgBlockN}, b.getF32Type());
+    Value accSmem =
+        memref::ViewOp::create(b, loc, accSmemType, smem, pad, ValueRange{});
+    nvgpu::WarpgroupMmaStoreOp::create(b, loc, loop.getResult(0), accSmem);
+    gpu::BarrierOp::create(b, loc);
+    Value warp = ib.div(tid, 32), lane = ib.rem(tid, 32);
+    auto rows = scf::ForOp::create(b, loc, warp, ib.c(kWgBlockM),
+                                   ib.c(kWgThreads / 32));
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(rows.getBody());
+      Value r = rows.getInductionVar();
+      for (int64_t j = 0; j < kWgBlockN / 32; ++j) {
+        Value c = ib.add(ib.mul(lane, kWgBlockN / 32), j);
+        Value v = memref::LoadOp::create(b, loc, accSmem, ValueRange{r, c});
+        accumulateIntoC(b, loc, mm, batchIv, ib.add(m0, r), ib.add(n0, c), v);
+      }
+    }
+    gpu::TerminatorOp::create(b, loc);
+  }
+
+  static int64_t sharedBytes() {
+    return std::max(kWgStages * kWgStageBytes,
+                    kWgBlockM * kWgBlockN * int64_t(4)) +
+           kWgAlign;
+  }
+};
+
+} // namespace
+
+/// Whether the wgmma kernel takes a matmul of these operand types (TMA needs
+/// 16-byte aligned row strides; batches are flattened into rows, which needs
+/// whole tiles along M and K).
+static bool fitsWgmma(MemRefType aType, MemRefType bType, bool isBatch) {
+  if (!aType.getLayout().isIdentity() || !bType.getLayout().isIdentity())
+    return false;
+  int64_t k = aType.getShape().back(), n = bType.getShape().back();
+  if (ShapedType::isDynamic(k) || ShapedType::isDynamic(n) || k % 8 != 0 ||
+      n % 8 != 0)
+    return false;
+  if (!isBatch)
+    return true;
+  int64_t m = aType.getShape()[aType.getRank() - 2];
+  return !ShapedType::isDynamic(m) && m % kWgBlockM == 0 && k % kWgBlockK == 0;
+}
+
+/// The runtime function that encodes a 2-D TMA descriptor (128-byte swizzle,
+/// zero fill) for a row-major matrix of `elt` and returns its device
+/// address: `ampTensorMap2D_<elt>(memref<*xelt>, index boxRows, index
+/// boxCols) -> !llvm.ptr`.
+static FailureOr<func::FuncOp> getTensorMapFn(Operation *op, Type elt) {
+  auto module = op->getParentOfType<ModuleOp>();
+  if (!module)
+    return op->emitError("amp-gpu-matmul-to-mma: wgmma kernels need an "
+                         "enclosing module for their runtime declarations");
+  std::string name = elt.isF16() ? "ampTensorMap2D_f16" : "ampTensorMap2D_bf16";
+  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
+    return fn;
+  OpBuilder b(module.getBodyRegion());
+  b.setInsertionPointToStart(module.getBody());
+  Type index = b.getIndexType();
+  auto fn = func::FuncOp::create(
+      b, module.getLoc(), name,
+      b.getFunctionType(
+          {UnrankedMemRefType::get(elt, Attribute()), index, index},
+          {LLVM::LLVMPointerType::get(b.getContext())}));
+  fn.setPrivate();
+  return fn;
+}
+
+/// Reads the operands and sizes of `op`, folds a linalg.fill of C right
+/// before it (the usual zero init) into `init`, and leaves the insertion
+/// point before `op`.
+static MatmulOperands prepareMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
+                                    Type inType) {
+  MatmulOperands mm;
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode())) {
+    if (fill.hasPureBufferSemantics() &&
+        fill.getDpsInits()[0] == op.getDpsInits()[0] &&
+        fill.getInputs()[0].getType() == rewriter.getF32Type()) {
+      mm.init = fill.getInputs()[0];
+      rewriter.eraseOp(fill);
+    }
+  }
+  rewriter.setInsertionPoint(op);
+  IndexBuilder ib{rewriter, op.getLoc()};
+  mm.a = op.getDpsInputs()[0];
+  mm.b = op.getDpsInputs()[1];
+  mm.cMat = op.getDpsInits()[0];
+  mm.inType = inType;
+  bool isBatch = isa<linalg::BatchMatmulOp>(op.getOperation());
+  int64_t off = isBatch ? 1 : 0;
+  mm.batch = isBatch ? ib.dim(mm.a, 0) : Value();
+  mm.m = ib.dim(mm.a, off);
+  mm.k = ib.dim(mm.a, off + 1);
+  mm.n = ib.dim(mm.b, off + 1);
+  return mm;
+}
+
+/// Moves the insertion point into an scf.if that skips empty outputs (a
+/// zero-sized grid is a launch error), unless they are statically non-empty.
+static void guardNonEmpty(RewriterBase &rewriter, const MatmulOperands &mm) {
+  Location loc = mm.cMat.getLoc();
+  IndexBuilder ib{rewriter, loc};
+  Value nonEmpty = ib.land(ib.gtZero(mm.m), ib.gtZero(mm.n));
+  if (mm.batch)
+    nonEmpty = ib.land(nonEmpty, ib.gtZero(mm.batch));
+  if (matchPattern(nonEmpty, m_One()))
+    return;
+  auto guardIf = scf::IfOp::create(rewriter, loc, nonEmpty, false);
+  rewriter.setInsertionPointToStart(&guardIf.getThenRegion().front());
+}
+
+//===----------------------------------------------------------------------===//
+// SIMT FP32 kernel
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr int64_t kSimtBlock = 128, kSimtBlockK = 8, kSimtThreads = 256;
+constexpr int64_t kSimtPerThread = 8; // 8x8 outputs per thread
+constexpr int64_t kSimtThreadsPerDim = 16;
+
+/// The FP32 baseline: 128x128 block tiles, 256 threads computing 8x8
+/// outputs each (rows ty + 16i, columns tx + 16j: conflict-free shared
+/// memory reads, coalesced stores), K in steps of 8 staged in shared memory
+/// (A transposed), FMAs on scalars in registers.
+struct SimtF32Kernel {
+  OpBuilder &b;
+  Location loc;
+  const MatmulOperands &mm;
+  IndexBuilder ib{b, loc};
+
+  /// Loads element (row0 + r, col0 + c) of `global` (zero outside) into
+  /// staged[sr, sc], for the 1024 elements of a tile, 4 per thread.
+  void stage(Value global, Value staged, Value batchIv, Value tid, Value row0,
+             Value col0, Value rows, Value cols, int64_t tileCols,
+             bool transpose) {
+    for (int64_t i = 0; i < kSimtBlock * kSimtBlockK / kSimtThreads; ++i) {
+      Value e = ib.add(tid, i * kSimtThreads);
+      Value r = ib.div(e, tileCols), c = ib.rem(e, tileCols);
+      Value gRow = ib.add(row0, r), gCol = ib.add(col0, c);
+      Value valid = ib.land(ib.lt(gRow, rows), ib.lt(gCol, cols));
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{b.getF32Type()}, valid,
+                                    /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        Value v = memref::LoadOp::create(b, loc, global,
+                                         withBatch(batchIv, {gRow, gCol}));
+        scf::YieldOp::create(b, loc, v);
+        b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+        scf::YieldOp::create(
+            b, loc,
+            arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0))
+                .getResult());
+      }
+      SmallVector<Value> idx =
+          transpose ? SmallVector<Value>{c, r} : SmallVector<Value>{r, c};
+      memref::StoreOp::create(b, loc, ifOp.getResult(0), staged, idx);
+    }
+  }
+
+  void build(gpu::LaunchOp launch) {
+    Block &body = launch.getBody().front();
+    b.setInsertionPointToStart(&body);
+    Value tid = launch.getThreadIds().x;
+    Value n0 = ib.mul(launch.getBlockIds().x, kSimtBlock);
+    Value m0 = ib.mul(launch.getBlockIds().y, kSimtBlock);
+    Value batchIv = mm.batch ? launch.getBlockIds().z : Value();
+    Value tx = ib.rem(tid, kSimtThreadsPerDim);
+    Value ty = ib.div(tid, kSimtThreadsPerDim);
+
+    auto wg = gpu::AddressSpaceAttr::get(b.getContext(),
+                                         gpu::AddressSpace::Workgroup);
+    auto tileType = MemRefType::get({kSimtBlockK, kSimtBlock}, b.getF32Type(),
+                                    AffineMap(), wg);
+    Value smem = gpu::DynamicSharedMemoryOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
+                        wg));
+    // As[k][m] (A transposed) and Bs[k][n].
+    Value tileA =
+        memref::ViewOp::create(b, loc, tileType, smem, ib.c(0), ValueRange{});
+    Value tileB = memref::ViewOp::create(b, loc, tileType, smem,
+                                         ib.c(kSimtBlockK * kSimtBlock * 4),
+                                         ValueRange{});
+
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+    SmallVector<Value> init(kSimtPerThread * kSimtPerThread, zero);
+    Value kTiles = ib.ceilDiv(mm.k, kSimtBlockK);
+    auto loop = scf::ForOp::create(b, loc, ib.c(0), kTiles, ib.c(1), init);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value k0 = ib.mul(loop.getInductionVar(), kSimtBlockK);
+      stage(mm.a, tileA, batchIv, tid, m0, k0, mm.m, mm.k, kSimtBlockK,
+            /*transpose=*/true);
+      stage(mm.b, tileB, batchIv, tid, k0, n0, mm.k, mm.n, kSimtBlock,
+            /*transpose=*/false);
+      gpu::BarrierOp::create(b, loc);
+      SmallVector<Value> acc(loop.getRegionIterArgs().begin(),
+                             loop.getRegionIterArgs().end());
+      for (int64_t kk = 0; kk < kSimtBlockK; ++kk) {
+        SmallVector<Value> a, bv;
+        for (int64_t i = 0; i < kSimtPerThread; ++i) {
+          a.push_back(memref::LoadOp::create(
+              b, loc, tileA,
+              ValueRange{ib.c(kk), ib.add(ty, i * kSimtThreadsPerDim)}));
+          bv.push_back(memref::LoadOp::create(
+              b, loc, tileB,
+              ValueRange{ib.c(kk), ib.add(tx, i * kSimtThreadsPerDim)}));
+        }
+        for (int64_t i = 0; i < kSimtPerThread; ++i)
+          for (int64_t j = 0; j < kSimtPerThread; ++j) {
+            Value &c = acc[i * kSimtPerThread + j];
+            c = math::FmaOp::create(b, loc, a[i], bv[j], c);
+          }
+      }
+      gpu::BarrierOp::create(b, loc);
+      scf::YieldOp::create(b, loc, acc);
+    }
+    for (int64_t i = 0; i < kSimtPerThread; ++i)
+      for (int64_t j = 0; j < kSimtPerThread; ++j) {
+        Value row = ib.add(ib.add(m0, ty), i * kSimtThreadsPerDim);
+        Value col = ib.add(ib.add(n0, tx), j * kSimtThreadsPerDim);
+        accumulateIntoC(b, loc, mm, batchIv, row, col,
+                        loop.getResult(i * kSimtPerThread + j));
+      }
+    gpu::TerminatorOp::create(b, loc);
+  }
+
+  static int64_t sharedBytes() { return 2 * kSimtBlockK * kSimtBlock * 4; }
+};
+} // namespace
+
+LogicalResult mlir::amp::rewriteMatmulToSimtKernel(RewriterBase &rewriter,
+                                                   linalg::LinalgOp op) {
+  if (!isSimtF32Matmul(op))
+    return rewriter.notifyMatchFailure(op, "not an f32 matmul");
+  Location loc = op.getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  MatmulOperands mm = prepareMatmul(rewriter, op, rewriter.getF32Type());
+  guardNonEmpty(rewriter, mm);
+  IndexBuilder ib{rewriter, loc};
+  Value one = ib.c(1);
+  Value shmem = arith::ConstantIntOp::create(
+      rewriter, loc, rewriter.getI32Type(), SimtF32Kernel::sharedBytes());
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, ib.ceilDiv(mm.n, kSimtBlock), ib.ceilDiv(mm.m, kSimtBlock),
+      mm.batch ? mm.batch : one, ib.c(kSimtThreads), one, one, shmem);
+  SimtF32Kernel kernel{rewriter, loc, mm};
+  kernel.build(launch);
+  rewriter.eraseOp(op);
+  return success();
+}
+
+LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
+                                                         linalg::LinalgOp op,
+                                                         MmaKind kind,
+                                                         MmaKind *usedKind) {
+  Type inType = tensorCoreInputType(op);
+  if (!inType)
+    return rewriter.notifyMatchFailure(op, "not a f16/bf16 -> f32 matmul");
+  Location loc = op.getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  MatmulOperands mm = prepareMatmul(rewriter, op, inType);
+  IndexBuilder ib{rewriter, loc};
+  bool isBatch = static_cast<bool>(mm.batch);
+
+  auto aType = cast<MemRefType>(mm.a.getType());
+  auto bType = cast<MemRefType>(mm.b.getType());
+  if (kind == MmaKind::Wgmma &&
+      (!fitsWgmma(aType, bType, isBatch) || !inType.isF16()))
+    kind = MmaKind::MmaSync;
+  if (usedKind)
+    *usedKind = kind;
+  guardNonEmpty(rewriter, mm);
+
+  int64_t blockM = kind == MmaKind::Wgmma ? kWgBlockM : kBlockM;
+  int64_t blockN = kind == MmaKind::Wgmma ? kWgBlockN : kBlockN;
+  Value gridX = ib.ceilDiv(mm.n, blockN), gridY = ib.ceilDiv(mm.m, blockM);
+  Value gridZ = mm.batch ? mm.batch : ib.c(1);
+  Value one = ib.c(1);
+
+  if (kind == MmaKind::MmaSync) {
+    Value threads = ib.c(kMmaSyncThreads);
+    Value shmem = arith::ConstantIntOp::create(
+        rewriter, loc, rewriter.getI32Type(), MmaSyncKernel::sharedBytes());
+    auto launch = gpu::LaunchOp::create(rewriter, loc, gridX, gridY, gridZ,
+                                        threads, one, one, shmem);
+    bool async = hasAlignedRows(aType) && hasAlignedRows(bType);
+    MmaSyncKernel kernel{rewriter, loc, mm, async};
+    kernel.build(launch);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  // wgmma: tensor maps over 2-D views of A and B, created on the host.
+  MLIRContext *ctx = rewriter.getContext();
+  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto mapType = [&](int64_t rows, int64_t cols) {
+    return nvgpu::TensorMapDescriptorType::get(
+        ctx, MemRefType::get({rows, cols}, inType, AffineMap(), wg),
+        nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+        nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+        nvgpu::TensorMapOOBKind::OOB_ZERO,
+        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+  };
+  auto aMapType = mapType(kWgBlockM, kWgBlockK);
+  auto bMapType = mapType(kWgBlockK, 64);
+  auto flatten = [&](Value v) -> Value {
+    if (!isBatch)
+      return v;
+    return memref::CollapseShapeOp::create(
+        rewriter, loc, v, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+  };
+  auto unranked = [&](Value v) -> Value {
+    return memref::CastOp::create(
+        rewriter, loc, UnrankedMemRefType::get(inType, Attribute()), v);
+  };
+  // The descriptors are built by the runtime (ampTensorMap2D_f16, cached)
+  // and reach the kernel as plain pointers: kernel signatures are lowered
+  // without the nvgpu type conversions.
+  FailureOr<func::FuncOp> encode = getTensorMapFn(op, inType);
+  if (failed(encode))
+    return failure();
+  auto encodeMap = [&](Value v, int64_t rows, int64_t cols) {
+    return func::CallOp::create(
+               rewriter, loc, *encode,
+               ValueRange{unranked(flatten(v)), ib.c(rows), ib.c(cols)})
+        .getResult(0);
+  };
+  Value ptrA = encodeMap(mm.a, kWgBlockM, kWgBlockK);
+  Value ptrB = encodeMap(mm.b, kWgBlockK, 64);
+  Value shmem = arith::ConstantIntOp::create(
+      rewriter, loc, rewriter.getI32Type(), WgmmaKernel::sharedBytes());
+  auto launch = gpu::LaunchOp::create(rewriter, loc, gridX, gridY, gridZ,
+                                      ib.c(kWgThreads), one, one, shmem);
+  rewriter.setInsertionPointToStart(&launch.getBody().front());
+  Value kernelDescA =
+      UnrealizedConversionCastOp::create(rewriter, loc, aMapType, ptrA)
+          .getResult(0);
+  Value kernelDescB =
+      UnrealizedConversionCastOp::create(rewriter, loc, bMapType, ptrB)
+          .getResult(0);
+  WgmmaKernel kernel{rewriter, loc, mm, kernelDescA, kernelDescB};
+  kernel.build(launch);
+  rewriter.eraseOp(op);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct AmpGPUMatmulToMmaPass
+    : public amp::impl::AmpGPUMatmulToMmaPassBase<AmpGPUMatmulToMmaPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    MmaKind requested = MmaKind::MmaSync;
+    bool tensorCores = true;
+    if (kind == "mma-sync") {
+      requested = MmaKind::MmaSync;
+    } else if (kind == "wgmma") {
+      requested = MmaKind::Wgmma;
+    } else if (kind == "none") {
+      tensorCores = false;
+    } else {
+      getOperation()->emitError()
+          << "amp-gpu-matmul-to-mma: unknown kind '" << kind
+          << "' (expected mma-sync, wgmma or none)";
+      return signalPassFailure();
+    }
+    SmallVector<linalg::LinalgOp> matmuls, simt;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (op->getParentOfType<gpu::LaunchOp>())
+        return;
+      if (tensorCores && isTensorCoreMatmul(op))
+        matmuls.push_back(op);
+      else if (simtF32 && isSimtF32Matmul(op))
+        simt.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : simt)
+      if (succeeded(rewriteMatmulToSimtKernel(rewriter, op)))
+        ++numSimt;
+    for (linalg::LinalgOp op : matmuls) {
+      MmaKind used;
+      if (failed(
+              rewriteMatmulToTensorCoreKernel(rewriter, op, requested, &used)))
+        continue;
+      if (used == MmaKind::Wgmma)
+        ++numWgmma;
+      else
+        ++numMmaSync;
+    }
+  }
+};
+} // namespace

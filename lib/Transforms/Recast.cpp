@@ -1,0 +1,60 @@
+//===- Recast.cpp - Force layers to given element types -------------------===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Transforms/Recast.h"
+
+#include "amp/IR/AmpInterfaces.h"
+#include "amp/Utils/CastUtils.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+LogicalResult mlir::amp::recastLayer(RewriterBase &rewriter, Operation *op,
+                                     Type inputType, Type accumulateType) {
+  auto layer = dyn_cast<LayerOpInterface>(op);
+  if (!layer || !layer.getLayerKind())
+    return op->emitError() << "'" << op->getName()
+                           << "' is not a layer and cannot be recast";
+  // The producers of the old operands (weights, fills) may lose their last
+  // user.
+  llvm::SetVector<Operation *> producers;
+  for (Value operand : op->getOperands())
+    if (Operation *def = operand.getDefiningOp())
+      producers.insert(def);
+  FailureOr<Operation *> newOp =
+      layer.recast(rewriter, inputType, accumulateType);
+  if (failed(newOp))
+    return failure();
+
+  // Results go back to the types the users expect: tosa.cast for TOSA ops,
+  // arith conversions otherwise.
+  bool preferTosa = isa_and_nonnull<tosa::TosaDialect>(op->getDialect());
+  rewriter.setInsertionPointAfter(*newOp);
+  SmallVector<Value> replacements;
+  for (auto [oldResult, newResult] :
+       llvm::zip(op->getResults(), (*newOp)->getResults()))
+    replacements.push_back(createElementTypeCast(
+        rewriter, op->getLoc(), newResult,
+        getElementTypeOrSelf(oldResult.getType()), preferTosa));
+  rewriter.replaceOp(op, replacements);
+
+  while (!producers.empty()) {
+    Operation *producer = producers.pop_back_val();
+    if (!isOpTriviallyDead(producer))
+      continue;
+    for (Value operand : producer->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        producers.insert(def);
+    rewriter.eraseOp(producer);
+  }
+  return success();
+}

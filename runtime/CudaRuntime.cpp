@@ -1,0 +1,694 @@
+//===- CudaRuntime.cpp - amp's CUDA runtime for MLIR-generated code -------===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The mgpu* entry points that MLIR 22's gpu-to-llvm lowering (and the
+// gpu.binary translation) call, implemented over the CUDA driver API, plus
+// the amp-specific entry points the amp GPU pipeline emits:
+//
+//  - ampDeviceConstant_<type>: the device copy of a constant global (the
+//    weights), uploaded on first use and cached for the life of the process;
+//  - ampTensorMap2D_<type>: a cached TMA descriptor for a row-major matrix;
+//  - ampCuda*: helpers for harnesses (errors, device name, host<->device
+//    copies, timing events).
+//
+// Every entry point makes the primary context of the default device current
+// first (initializing the driver on first use), so the module loads that
+// global constructors run before main work too. Errors are reported on
+// stderr with the failing call and remembered (ampCudaLastError), so that a
+// harness can fail loudly instead of printing garbage.
+//
+// Written from the CUDA driver API documentation (cuda.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <vector>
+
+#define AMP_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Errors and context
+//===----------------------------------------------------------------------===//
+
+CUresult lastError = CUDA_SUCCESS;
+
+void report(CUresult result, const char *expr, const char *where) {
+  if (result == CUDA_SUCCESS)
+    return;
+  lastError = result;
+  const char *name = nullptr, *text = nullptr;
+  cuGetErrorName(result, &name);
+  cuGetErrorString(result, &text);
+  fprintf(stderr, "amp-cuda-runtime: %s failed in %s: %s (%s)\n", expr, where,
+          name ? name : "unknown error", text ? text : "");
+}
+
+#define CUDA_REPORT(expr) report((expr), #expr, __func__)
+
+int defaultDevice = 0;
+std::mutex contextMutex;
+CUcontext contexts[64] = {};
+
+/// Makes the primary context of the default device current on this thread.
+CUcontext ensureContext() {
+  std::lock_guard<std::mutex> lock(contextMutex);
+  static bool initialized = false;
+  if (!initialized) {
+    CUDA_REPORT(cuInit(0));
+    initialized = true;
+  }
+  int device = defaultDevice;
+  if (device < 0 || device >= 64)
+    device = 0;
+  if (!contexts[device]) {
+    CUdevice dev;
+    CUDA_REPORT(cuDeviceGet(&dev, device));
+    CUDA_REPORT(cuDevicePrimaryCtxRetain(&contexts[device], dev));
+  }
+  CUcontext current = nullptr;
+  cuCtxGetCurrent(&current);
+  if (current != contexts[device])
+    CUDA_REPORT(cuCtxSetCurrent(contexts[device]));
+  return contexts[device];
+}
+
+CUdevice currentDevice() {
+  CUdevice dev = 0;
+  CUDA_REPORT(cuCtxGetDevice(&dev));
+  return dev;
+}
+
+int deviceAttribute(CUdevice_attribute attribute) {
+  int value = 0;
+  CUDA_REPORT(cuDeviceGetAttribute(&value, attribute, currentDevice()));
+  return value;
+}
+
+/// Whether cuMemAllocAsync / cuMemFreeAsync can be used (stream-ordered,
+/// pooled allocations: cheap per-call buffers).
+bool hasMemoryPools() {
+  static int pools = -1;
+  if (pools < 0)
+    pools = deviceAttribute(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED);
+  return pools > 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Memref descriptors
+//===----------------------------------------------------------------------===//
+
+/// A ranked memref descriptor: {allocated, aligned, offset, sizes[rank],
+/// strides[rank]} (MLIR's LLVM lowering).
+struct RankedDescriptor {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+  int64_t sizesAndStrides[1]; // rank sizes, then rank strides
+};
+
+int64_t descSize(const RankedDescriptor *d, int64_t i) {
+  return d->sizesAndStrides[i];
+}
+int64_t descStride(const RankedDescriptor *d, int64_t rank, int64_t i) {
+  return d->sizesAndStrides[rank + i];
+}
+char *descData(const RankedDescriptor *d, int64_t elementBytes) {
+  return static_cast<char *>(d->aligned) + d->offset * elementBytes;
+}
+size_t descriptorBytes(int64_t rank) {
+  return sizeof(void *) * 2 + sizeof(int64_t) * (1 + 2 * rank);
+}
+
+/// Bytes spanned by a memref (from its first to one past its last element).
+size_t spannedBytes(const RankedDescriptor *d, int64_t rank,
+                    int64_t elementBytes) {
+  int64_t last = 0;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (descSize(d, i) == 0)
+      return 0;
+    last += (descSize(d, i) - 1) * descStride(d, rank, i);
+  }
+  return static_cast<size_t>(last + 1) * elementBytes;
+}
+
+/// The {rank, descriptor} pair MLIR passes and returns unranked memrefs as.
+struct UnrankedMemRef {
+  int64_t rank;
+  void *descriptor;
+};
+
+//===----------------------------------------------------------------------===//
+// TMA descriptors
+//===----------------------------------------------------------------------===//
+
+/// Encodes a tiled tensor map for a memref and returns its device address.
+/// `boxDims` are in memref order (outermost first), like the memref sizes.
+void *encodeTensorMap(int64_t rank, const RankedDescriptor *d,
+                      CUtensorMapDataType dataType, int64_t elementBytes,
+                      const int64_t *boxDims, CUtensorMapInterleave interleave,
+                      CUtensorMapSwizzle swizzle,
+                      CUtensorMapL2promotion l2Promotion,
+                      CUtensorMapFloatOOBfill oobFill) {
+  if (rank < 1 || rank > 5) {
+    fprintf(stderr,
+            "amp-cuda-runtime: TMA descriptors need rank 1-5, got "
+            "%lld\n",
+            static_cast<long long>(rank));
+    lastError = CUDA_ERROR_INVALID_VALUE;
+    return nullptr;
+  }
+  // The driver wants the innermost dimension first.
+  cuuint64_t globalDim[5], globalStrides[4];
+  cuuint32_t boxDim[5], elementStrides[5];
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t r = rank - 1 - i;
+    globalDim[i] = static_cast<cuuint64_t>(descSize(d, r));
+    boxDim[i] = static_cast<cuuint32_t>(boxDims[r]);
+    elementStrides[i] = 1;
+    if (i > 0)
+      globalStrides[i - 1] =
+          static_cast<cuuint64_t>(descStride(d, rank, r) * elementBytes);
+  }
+  CUtensorMap map;
+  memset(&map, 0, sizeof(map));
+  CUresult result = cuTensorMapEncodeTiled(
+      &map, dataType, static_cast<cuuint32_t>(rank), descData(d, elementBytes),
+      globalDim, globalStrides, boxDim, elementStrides, interleave, swizzle,
+      l2Promotion, oobFill);
+  CUDA_REPORT(result);
+  if (result != CUDA_SUCCESS)
+    return nullptr;
+  CUdeviceptr device = 0;
+  CUDA_REPORT(cuMemAlloc(&device, sizeof(CUtensorMap)));
+  CUDA_REPORT(cuMemcpyHtoD(device, &map, sizeof(CUtensorMap)));
+  // Copies from pageable memory may still be in flight when cuMemcpyHtoD
+  // returns, and kernels run on non-blocking streams: wait here.
+  CUDA_REPORT(cuCtxSynchronize());
+  return reinterpret_cast<void *>(device);
+}
+
+int64_t tensorMapElementBytes(int64_t dataType) {
+  switch (dataType) {
+  case CU_TENSOR_MAP_DATA_TYPE_UINT8:
+    return 1;
+  case CU_TENSOR_MAP_DATA_TYPE_UINT16:
+  case CU_TENSOR_MAP_DATA_TYPE_FLOAT16:
+  case CU_TENSOR_MAP_DATA_TYPE_BFLOAT16:
+    return 2;
+  case CU_TENSOR_MAP_DATA_TYPE_FLOAT64:
+  case CU_TENSOR_MAP_DATA_TYPE_INT64:
+  case CU_TENSOR_MAP_DATA_TYPE_UINT64:
+    return 8;
+  default:
+    return 4;
+  }
+}
+
+/// Cache of amp's 2-D tensor maps: one device copy per matrix and box.
+using TensorMapKey =
+    std::tuple<void *, int64_t, int64_t, int64_t, int64_t, int64_t, int>;
+std::map<TensorMapKey, void *> tensorMaps;
+std::mutex tensorMapMutex;
+
+void *cachedTensorMap2D(const UnrankedMemRef &m, CUtensorMapDataType type,
+                        int64_t boxRows, int64_t boxCols) {
+  ensureContext();
+  auto *d = static_cast<const RankedDescriptor *>(m.descriptor);
+  if (m.rank != 2) {
+    fprintf(stderr, "amp-cuda-runtime: ampTensorMap2D needs a 2-D memref\n");
+    lastError = CUDA_ERROR_INVALID_VALUE;
+    return nullptr;
+  }
+  int64_t bytes = tensorMapElementBytes(type);
+  TensorMapKey key{descData(d, bytes),
+                   descSize(d, 0),
+                   descSize(d, 1),
+                   descStride(d, 2, 0),
+                   boxRows,
+                   boxCols,
+                   int(type)};
+  std::lock_guard<std::mutex> lock(tensorMapMutex);
+  auto it = tensorMaps.find(key);
+  if (it != tensorMaps.end())
+    return it->second;
+  int64_t box[2] = {boxRows, boxCols};
+  void *map = encodeTensorMap(
+      2, d, type, bytes, box, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (map)
+    tensorMaps.emplace(key, map);
+  return map;
+}
+
+//===----------------------------------------------------------------------===//
+// Device copies of constants
+//===----------------------------------------------------------------------===//
+
+std::map<std::pair<const void *, size_t>, void *> deviceConstants;
+std::mutex constantsMutex;
+
+UnrankedMemRef deviceConstant(UnrankedMemRef host, int64_t elementBytes) {
+  ensureContext();
+  auto *d = static_cast<const RankedDescriptor *>(host.descriptor);
+  int64_t rank = host.rank;
+  size_t bytes = spannedBytes(d, rank, elementBytes);
+  const char *data = descData(d, elementBytes);
+  void *device = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(constantsMutex);
+    auto key = std::make_pair(static_cast<const void *>(data), bytes);
+    auto it = deviceConstants.find(key);
+    if (it != deviceConstants.end()) {
+      device = it->second;
+    } else if (bytes > 0) {
+      CUdeviceptr ptr = 0;
+      CUDA_REPORT(cuMemAlloc(&ptr, bytes));
+      CUDA_REPORT(cuMemcpyHtoD(ptr, data, bytes));
+      // See encodeTensorMap: the upload must land before kernels on
+      // non-blocking streams read it.
+      CUDA_REPORT(cuCtxSynchronize());
+      device = reinterpret_cast<void *>(ptr);
+      deviceConstants.emplace(key, device);
+    }
+  }
+  // The caller copies the returned descriptor and frees it (MLIR's
+  // convention for unranked results).
+  auto *out = static_cast<RankedDescriptor *>(malloc(descriptorBytes(rank)));
+  memcpy(out, d, descriptorBytes(rank));
+  out->allocated = device;
+  out->aligned = device;
+  out->offset = 0;
+  return {rank, out};
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Modules and launches
+//===----------------------------------------------------------------------===//
+
+AMP_EXPORT void mgpuSetDefaultDevice(int32_t device) {
+  defaultDevice = device;
+  ensureContext();
+}
+
+AMP_EXPORT CUmodule mgpuModuleLoad(void *data, size_t /*gpuBlobSize*/) {
+  ensureContext();
+  CUmodule module = nullptr;
+  CUDA_REPORT(cuModuleLoadData(&module, data));
+  return module;
+}
+
+AMP_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
+  ensureContext();
+  CUmodule module = nullptr;
+  char errorLog[8192] = {0};
+  size_t logSize = sizeof(errorLog);
+  CUjit_option options[] = {CU_JIT_OPTIMIZATION_LEVEL, CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel)),
+                    errorLog, reinterpret_cast<void *>(logSize)};
+  CUresult result = cuModuleLoadDataEx(&module, data, 3, options, values);
+  CUDA_REPORT(result);
+  if (result != CUDA_SUCCESS && errorLog[0])
+    fprintf(stderr, "amp-cuda-runtime: PTX JIT log:\n%s\n", errorLog);
+  return module;
+}
+
+AMP_EXPORT void mgpuModuleUnload(CUmodule module) {
+  if (!module)
+    return;
+  ensureContext();
+  CUDA_REPORT(cuModuleUnload(module));
+}
+
+AMP_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
+  ensureContext();
+  CUfunction function = nullptr;
+  if (!module) {
+    fprintf(stderr,
+            "amp-cuda-runtime: kernel %s: its module failed to "
+            "load\n",
+            name);
+    lastError = CUDA_ERROR_INVALID_HANDLE;
+    return nullptr;
+  }
+  CUDA_REPORT(cuModuleGetFunction(&function, module, name));
+  return function;
+}
+
+/// Allows `function` to use `bytes` of dynamic shared memory (needed above
+/// 48 KiB); reports a clear error when the device cannot.
+static bool prepareSharedMemory(CUfunction function, int32_t bytes) {
+  constexpr int32_t kDefaultLimit = 48 * 1024;
+  if (bytes <= kDefaultLimit)
+    return true;
+  int optin =
+      deviceAttribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+  if (bytes > optin) {
+    fprintf(stderr,
+            "amp-cuda-runtime: kernel needs %d bytes of shared memory, the "
+            "device allows %d\n",
+            bytes, optin);
+    lastError = CUDA_ERROR_INVALID_VALUE;
+    return false;
+  }
+  CUDA_REPORT(cuFuncSetAttribute(
+      function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes));
+  return true;
+}
+
+AMP_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
+                                 intptr_t gridY, intptr_t gridZ,
+                                 intptr_t blockX, intptr_t blockY,
+                                 intptr_t blockZ, int32_t smem, CUstream stream,
+                                 void **params, void **extra,
+                                 size_t /*paramsCount*/) {
+  ensureContext();
+  if (!function || !prepareSharedMemory(function, smem))
+    return;
+  CUDA_REPORT(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
+                             blockZ, smem, stream, params, extra));
+}
+
+AMP_EXPORT void mgpuLaunchClusterKernel(
+    CUfunction function, intptr_t clusterX, intptr_t clusterY,
+    intptr_t clusterZ, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+    intptr_t blockX, intptr_t blockY, intptr_t blockZ, int32_t smem,
+    CUstream stream, void **params, void **extra, size_t /*paramsCount*/) {
+  ensureContext();
+  if (!function || !prepareSharedMemory(function, smem))
+    return;
+  CUlaunchAttribute attribute;
+  memset(&attribute, 0, sizeof(attribute));
+  attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attribute.value.clusterDim.x = static_cast<unsigned>(clusterX);
+  attribute.value.clusterDim.y = static_cast<unsigned>(clusterY);
+  attribute.value.clusterDim.z = static_cast<unsigned>(clusterZ);
+  CUlaunchConfig config;
+  memset(&config, 0, sizeof(config));
+  config.gridDimX = static_cast<unsigned>(gridX);
+  config.gridDimY = static_cast<unsigned>(gridY);
+  config.gridDimZ = static_cast<unsigned>(gridZ);
+  config.blockDimX = static_cast<unsigned>(blockX);
+  config.blockDimY = static_cast<unsigned>(blockY);
+  config.blockDimZ = static_cast<unsigned>(blockZ);
+  config.sharedMemBytes = static_cast<unsigned>(smem);
+  config.hStream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  CUDA_REPORT(cuLaunchKernelEx(&config, function, params, extra));
+}
+
+//===----------------------------------------------------------------------===//
+// Streams and events
+//===----------------------------------------------------------------------===//
+
+// Every call of a compiled function creates a stream and destroys it at the
+// end (gpu-async-region); recycling them keeps that off the critical path.
+static std::mutex streamMutex;
+static std::vector<CUstream> freeStreams;
+
+AMP_EXPORT CUstream mgpuStreamCreate() {
+  ensureContext();
+  {
+    std::lock_guard<std::mutex> lock(streamMutex);
+    if (!freeStreams.empty()) {
+      CUstream stream = freeStreams.back();
+      freeStreams.pop_back();
+      return stream;
+    }
+  }
+  CUstream stream = nullptr;
+  CUDA_REPORT(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  return stream;
+}
+
+AMP_EXPORT void mgpuStreamDestroy(CUstream stream) {
+  ensureContext();
+  // Work still queued on the stream completes before it is reused.
+  std::lock_guard<std::mutex> lock(streamMutex);
+  if (freeStreams.size() < 16) {
+    freeStreams.push_back(stream);
+    return;
+  }
+  CUDA_REPORT(cuStreamDestroy(stream));
+}
+
+AMP_EXPORT void mgpuStreamSynchronize(CUstream stream) {
+  ensureContext();
+  CUDA_REPORT(cuStreamSynchronize(stream));
+}
+
+AMP_EXPORT void mgpuStreamWaitEvent(CUstream stream, CUevent event) {
+  ensureContext();
+  CUDA_REPORT(cuStreamWaitEvent(stream, event, 0));
+}
+
+AMP_EXPORT CUevent mgpuEventCreate() {
+  ensureContext();
+  CUevent event = nullptr;
+  CUDA_REPORT(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
+  return event;
+}
+
+AMP_EXPORT void mgpuEventDestroy(CUevent event) {
+  ensureContext();
+  CUDA_REPORT(cuEventDestroy(event));
+}
+
+AMP_EXPORT void mgpuEventSynchronize(CUevent event) {
+  ensureContext();
+  CUDA_REPORT(cuEventSynchronize(event));
+}
+
+AMP_EXPORT void mgpuEventRecord(CUevent event, CUstream stream) {
+  ensureContext();
+  CUDA_REPORT(cuEventRecord(event, stream));
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+AMP_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, CUstream stream,
+                              bool isHostShared) {
+  ensureContext();
+  if (sizeBytes == 0)
+    return nullptr;
+  CUdeviceptr ptr = 0;
+  if (isHostShared)
+    CUDA_REPORT(cuMemAllocManaged(&ptr, sizeBytes, CU_MEM_ATTACH_GLOBAL));
+  else if (hasMemoryPools())
+    CUDA_REPORT(cuMemAllocAsync(&ptr, sizeBytes, stream));
+  else
+    CUDA_REPORT(cuMemAlloc(&ptr, sizeBytes));
+  return reinterpret_cast<void *>(ptr);
+}
+
+AMP_EXPORT void mgpuMemFree(void *ptr, CUstream stream) {
+  if (!ptr)
+    return;
+  ensureContext();
+  CUdeviceptr device = reinterpret_cast<CUdeviceptr>(ptr);
+  unsigned managed = 0;
+  cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, device);
+  if (managed || !hasMemoryPools()) {
+    CUDA_REPORT(cuStreamSynchronize(stream));
+    CUDA_REPORT(cuMemFree(device));
+    return;
+  }
+  CUDA_REPORT(cuMemFreeAsync(device, stream));
+}
+
+AMP_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
+                           CUstream stream) {
+  ensureContext();
+  CUDA_REPORT(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                            reinterpret_cast<CUdeviceptr>(src), sizeBytes,
+                            stream));
+}
+
+AMP_EXPORT void mgpuMemset32(void *dst, unsigned int value, size_t count,
+                             CUstream stream) {
+  ensureContext();
+  CUDA_REPORT(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                               stream));
+}
+
+AMP_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
+                             CUstream stream) {
+  ensureContext();
+  CUDA_REPORT(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                               stream));
+}
+
+AMP_EXPORT void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
+  ensureContext();
+  CUDA_REPORT(cuMemHostRegister(ptr, sizeBytes, CU_MEMHOSTREGISTER_PORTABLE));
+}
+
+AMP_EXPORT void mgpuMemHostUnregister(void *ptr) {
+  ensureContext();
+  CUDA_REPORT(cuMemHostUnregister(ptr));
+}
+
+AMP_EXPORT void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
+                                          int64_t elementSizeBytes) {
+  auto *d = static_cast<const RankedDescriptor *>(descriptor);
+  size_t bytes = spannedBytes(d, rank, elementSizeBytes);
+  if (bytes)
+    mgpuMemHostRegister(descData(d, elementSizeBytes), bytes);
+}
+
+AMP_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
+                                            int64_t elementSizeBytes) {
+  auto *d = static_cast<const RankedDescriptor *>(descriptor);
+  if (spannedBytes(d, rank, elementSizeBytes))
+    mgpuMemHostUnregister(descData(d, elementSizeBytes));
+}
+
+//===----------------------------------------------------------------------===//
+// TMA
+//===----------------------------------------------------------------------===//
+
+AMP_EXPORT void *
+mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *rankedDescriptor,
+                               int64_t tensorDataType, int64_t interleave,
+                               int64_t swizzle, int64_t l2Promotion,
+                               int64_t oobFill, int64_t *inputBoxDims) {
+  ensureContext();
+  auto *d = static_cast<const RankedDescriptor *>(rankedDescriptor);
+  return encodeTensorMap(tensorRank, d,
+                         static_cast<CUtensorMapDataType>(tensorDataType),
+                         tensorMapElementBytes(tensorDataType), inputBoxDims,
+                         static_cast<CUtensorMapInterleave>(interleave),
+                         static_cast<CUtensorMapSwizzle>(swizzle),
+                         static_cast<CUtensorMapL2promotion>(l2Promotion),
+                         static_cast<CUtensorMapFloatOOBfill>(oobFill));
+}
+
+AMP_EXPORT void *ampTensorMap2D_f16(int64_t rank, void *descriptor,
+                                    int64_t boxRows, int64_t boxCols) {
+  return cachedTensorMap2D({rank, descriptor}, CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+                           boxRows, boxCols);
+}
+
+AMP_EXPORT void *ampTensorMap2D_bf16(int64_t rank, void *descriptor,
+                                     int64_t boxRows, int64_t boxCols) {
+  return cachedTensorMap2D({rank, descriptor}, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+                           boxRows, boxCols);
+}
+
+//===----------------------------------------------------------------------===//
+// Constants (weights)
+//===----------------------------------------------------------------------===//
+
+#define AMP_DEVICE_CONSTANT(suffix, bytes)                                     \
+  AMP_EXPORT UnrankedMemRef ampDeviceConstant_##suffix(int64_t rank,           \
+                                                       void *descriptor) {     \
+    return deviceConstant({rank, descriptor}, bytes);                          \
+  }
+AMP_DEVICE_CONSTANT(f16, 2)
+AMP_DEVICE_CONSTANT(bf16, 2)
+AMP_DEVICE_CONSTANT(f32, 4)
+AMP_DEVICE_CONSTANT(f64, 8)
+AMP_DEVICE_CONSTANT(i1, 1)
+AMP_DEVICE_CONSTANT(i8, 1)
+AMP_DEVICE_CONSTANT(i16, 2)
+AMP_DEVICE_CONSTANT(i32, 4)
+AMP_DEVICE_CONSTANT(i64, 8)
+AMP_DEVICE_CONSTANT(index, 8)
+#undef AMP_DEVICE_CONSTANT
+
+//===----------------------------------------------------------------------===//
+// Helpers for harnesses
+//===----------------------------------------------------------------------===//
+
+/// The last CUDA error any entry point reported (0 if none) and clears it.
+AMP_EXPORT int ampCudaTakeLastError() {
+  int error = static_cast<int>(lastError);
+  lastError = CUDA_SUCCESS;
+  return error;
+}
+
+/// Writes the default device's name into `buffer`.
+AMP_EXPORT void ampCudaDeviceName(char *buffer, int size) {
+  ensureContext();
+  CUDA_REPORT(cuDeviceGetName(buffer, size, currentDevice()));
+}
+
+AMP_EXPORT void ampCudaCopyToDevice(void *dst, const void *src, size_t bytes) {
+  ensureContext();
+  CUDA_REPORT(cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(dst), src, bytes));
+  // Complete before the model's kernels (on non-blocking streams) start.
+  CUDA_REPORT(cuCtxSynchronize());
+}
+
+/// Copies `bytes` from `src` (device or host memory, by unified addressing)
+/// to host memory.
+AMP_EXPORT void ampCudaCopyToHost(void *dst, const void *src, size_t bytes) {
+  ensureContext();
+  CUDA_REPORT(cuMemcpy(reinterpret_cast<CUdeviceptr>(dst),
+                       reinterpret_cast<CUdeviceptr>(src), bytes));
+}
+
+/// Device memory for harnesses, from the same allocator as the compiled
+/// code's buffers (so that ampCudaFree frees both alike).
+AMP_EXPORT void *ampCudaAlloc(size_t bytes) {
+  ensureContext();
+  CUdeviceptr ptr = 0;
+  if (!bytes)
+    return nullptr;
+  if (hasMemoryPools()) {
+    CUDA_REPORT(cuMemAllocAsync(&ptr, bytes, nullptr));
+    CUDA_REPORT(cuCtxSynchronize());
+  } else {
+    CUDA_REPORT(cuMemAlloc(&ptr, bytes));
+  }
+  return reinterpret_cast<void *>(ptr);
+}
+
+AMP_EXPORT void ampCudaFree(void *ptr) {
+  if (!ptr)
+    return;
+  ensureContext();
+  // Outputs of compiled code come from the stream-ordered pool; the null
+  // stream orders the free after all work (the call has synchronized).
+  if (hasMemoryPools()) {
+    CUDA_REPORT(cuMemFreeAsync(reinterpret_cast<CUdeviceptr>(ptr), nullptr));
+    CUDA_REPORT(cuCtxSynchronize());
+    return;
+  }
+  CUDA_REPORT(cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)));
+}
+
+AMP_EXPORT void ampCudaSynchronize() {
+  ensureContext();
+  CUDA_REPORT(cuCtxSynchronize());
+}
+
+/// Whether `ptr` is the device copy of a constant (owned by the runtime:
+/// harnesses must not free it when a model returns it).
+AMP_EXPORT int ampDeviceConstantContains(const void *ptr) {
+  std::lock_guard<std::mutex> lock(constantsMutex);
+  for (const auto &entry : deviceConstants)
+    if (entry.second == ptr)
+      return 1;
+  return 0;
+}

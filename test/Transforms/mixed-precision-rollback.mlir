@@ -1,0 +1,55 @@
+// RUN: amp-opt %s --amp-mixed-precision --split-input-file --verify-diagnostics | FileCheck %s
+// RUN: amp-opt %s --amp-mixed-precision=accumulate-type=target --split-input-file 2>/dev/null | FileCheck %s --check-prefix=ACC16
+
+// A gray generic whose payload cannot be retyped (an f32 -> bf16 truncation
+// would become f16 -> bf16, which arith.truncf does not allow) is restored
+// and stays in FP32, with a remark; the surrounding code still converts and
+// the IR is valid (regression: the rolled-back rewrite used to leave
+// dangling casts behind).
+// CHECK-LABEL: func.func @payload_cannot_be_retyped
+// CHECK: %[[M:.+]] = linalg.matmul
+// CHECK: linalg.generic {{.*}} ins(%[[M]] : tensor<8x8xf32>) outs(%{{.+}} : tensor<8x8xf32>)
+// CHECK: arith.truncf %{{.+}} : f32 to bf16
+// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<8x8xf16>, tensor<8x8xf16>)
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @payload_cannot_be_retyped(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %m = linalg.matmul ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %half = arith.constant 0.5 : f32
+  // expected-remark@+1 {{'linalg.generic' stays in FP32: it could not be rebuilt in 'f16'}}
+  %0 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%m : tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %t = arith.mulf %x, %half : f32
+    %b = arith.truncf %t : f32 to bf16
+    %w = arith.extf %b : bf16 to f32
+    linalg.yield %w : f32
+  } -> tensor<8x8xf32>
+  %r = linalg.matmul ins(%0, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %r : tensor<8x8xf32>
+}
+
+// -----
+
+// A generic contraction with accumulate-type=target: the payload widens its
+// f16 arguments, computes in f32 as before and rounds what it yields to the
+// f16 accumulator (regression: this rewrite used to fail verification).
+// ACC16-LABEL: func.func @generic_contraction_f16_accumulator
+// ACC16: linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<4x8xf16>, tensor<8x4xf16>) outs(%{{.+}} : tensor<4x4xf16>)
+// ACC16-NEXT: ^bb0(%{{.+}}: f16, %{{.+}}: f16, %[[OUT:.+]]: f16):
+// ACC16: %[[ACC:.+]] = arith.extf %[[OUT]] : f16 to f32
+// ACC16: %[[SUM:.+]] = arith.addf %[[ACC]], %{{.+}} : f32
+// ACC16: %[[R:.+]] = arith.truncf %[[SUM]] : f32 to f16
+// ACC16: linalg.yield %[[R]] : f16
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+func.func @generic_contraction_f16_accumulator(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>) outs(%c : tensor<4x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
