@@ -30,6 +30,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 
 using namespace mlir;
 using namespace mlir::amp::fuzz;
@@ -46,9 +47,11 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > kMaxInputSize)
     return 0;
-  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  // The MLIR lexer finds the end of its buffer by a NUL after it (files and
+  // MemoryBuffers have one); libFuzzer's bytes have none, so they are copied.
+  std::string text(reinterpret_cast<const char *>(data), size);
   std::unique_ptr<MLIRContext> ctx =
-      createFuzzContext(text.contains("allow-unregistered-dialect"));
+      createFuzzContext(llvm::StringRef(text).contains("allow-unregistered-dialect"));
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
       text, ParserConfig(ctx.get(), /*verifyAfterParse=*/true));
   // AMP_FUZZ_VERBOSE=1 says which inputs reach the pass (to see what a seed

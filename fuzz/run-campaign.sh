@@ -20,17 +20,33 @@ mkdir -p "$work/parse-corpus" "$work/graph-corpus" "$work/artifacts" "$work/grap
 python3 "$src/fuzz/make-seeds.py" "$work/seeds" "$src/test" "$src/third_party/corpus" \
   "$src/fuzz/regressions" >/dev/null
 
+# libFuzzer stops at the first crash: the fuzzer is started again (on the
+# corpus it has grown) until its share of the time is used, so that one bug
+# does not end the campaign. Each start appends to the log; the summary adds
+# up the executions of all starts.
 run_libfuzzer() { # name, corpus dirs...
   local name=$1; shift
   local log="$work/$name.log"
+  local deadline=$(( $(date +%s) + third ))
+  local execs=0 starts=0 crashes=0 left
   echo "== $name: $third s"
-  nice -n 19 "$build/bin/$name" -max_total_time="$third" -timeout=60 \
-    -max_len=65536 -rss_limit_mb=4096 -print_final_stats=1 \
-    -artifact_prefix="$work/artifacts/$name-" "$@" >"$log" 2>&1
-  local rc=$?
-  grep -E "stat::number_of_executed_units|stat::new_units_added|^Done" "$log"
+  while left=$(( deadline - $(date +%s) )); [ "$left" -ge 10 ]; do
+    starts=$(( starts + 1 ))
+    echo "== start $starts: $left s" >>"$log"
+    nice -n 19 "$build/bin/$name" -max_total_time="$left" -timeout=60 \
+      -max_len=65536 -rss_limit_mb=4096 -print_final_stats=1 \
+      -artifact_prefix="$work/artifacts/$name-" "$@" >>"$log" 2>&1
+    local rc=$?
+    local ran
+    ran=$(awk '/^== start /{n=0} /stat::number_of_executed_units/{n=$2} END{print n}' "$log")
+    execs=$(( execs + ${ran:-0} ))
+    [ $rc -eq 0 ] && break
+    crashes=$(( crashes + 1 ))
+    echo "$name: exit code $rc (see $log)"
+    [ $crashes -lt 20 ] || { echo "$name: 20 crashes, stopping"; break; }
+  done
+  echo "$name: $execs executions, $starts starts, $crashes stopped by a crash or violation"
   ls "$work/artifacts" | grep "^$name-" || true
-  [ $rc -eq 0 ] || echo "$name: exit code $rc (see $log)"
 }
 
 run_libfuzzer amp-parse-fuzzer "$work/parse-corpus" "$work/seeds"
