@@ -64,6 +64,11 @@ LogicalResult PrecisionPlan::run() {
     countUses();
     backwardSweep();
   }
+  // What only planning needs is freed before the rewrite allocates (peak
+  // memory on a big function).
+  readers = decltype(readers)();
+  values = decltype(values)();
+  constantFitCache = decltype(constantFitCache)();
   return success();
 }
 
@@ -78,7 +83,6 @@ void PrecisionPlan::collect(Region &region) {
 }
 
 void PrecisionPlan::addOp(Operation *op, OpInfo &&info, Reader *reader) {
-  index[op] = ops.size();
   if (reader)
     reader->info = ops.size();
   ops.push_back(op);
@@ -512,17 +516,25 @@ void PrecisionPlan::backwardSweep() {
 // Queries
 //===----------------------------------------------------------------------===//
 
+std::optional<unsigned> PrecisionPlan::findIndex(Operation *op) const {
+  if (index.empty())
+    for (auto [i, known] : llvm::enumerate(ops))
+      index[known] = i;
+  auto it = index.find(op);
+  if (it == index.end())
+    return std::nullopt;
+  return it->second;
+}
+
 bool PrecisionPlan::isAccumulatorOperand(Operation *op,
                                          OpOperand &operand) const {
-  auto it = index.find(op);
-  return it != index.end() &&
-         llvm::is_contained(infos[it->second].accumulatorOperands,
-                            operand.getOperandNumber());
+  std::optional<unsigned> i = findIndex(op);
+  return i && llvm::is_contained(infos[*i].accumulatorOperands,
+                                 operand.getOperandNumber());
 }
 
 bool PrecisionPlan::isDataOperand(Operation *op, OpOperand &operand) const {
-  auto it = index.find(op);
-  return it != index.end() &&
-         llvm::is_contained(infos[it->second].dataOperands,
-                            operand.getOperandNumber());
+  std::optional<unsigned> i = findIndex(op);
+  return i && llvm::is_contained(infos[*i].dataOperands,
+                                 operand.getOperandNumber());
 }

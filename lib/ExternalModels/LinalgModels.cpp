@@ -163,7 +163,13 @@ struct LinalgOpModel
           createEmptyLike(rewriter, op->getLoc(), newOperands[index], initType);
     }
 
-    Operation *newOp = rewriter.clone(*op);
+    // Named ops get a new payload from their region builder: the old one is
+    // not copied only to be thrown away.
+    bool rebuildPayload = false;
+    if constexpr (llvm::is_detected<models::RegionBuilderOf, OpTy>::value)
+      rebuildPayload = OpTy::getRegionBuilder() != nullptr;
+    Operation *newOp = rebuildPayload ? rewriter.cloneWithoutRegions(*op)
+                                      : rewriter.clone(*op);
     auto newLinalg = cast<linalg::LinalgOp>(newOp);
     rewriter.modifyOpInPlace(newOp, [&] {
       newOp->setOperands(newOperands);
@@ -174,7 +180,7 @@ struct LinalgOpModel
 
     if constexpr (llvm::is_detected<models::RegionBuilderOf, OpTy>::value) {
       // linalg.generic, map and reduce have an empty region builder.
-      if (OpTy::getRegionBuilder()) {
+      if (rebuildPayload) {
         models::rebuildNamedPayload<OpTy>(rewriter, op, newOp);
         return newOp;
       }

@@ -27,6 +27,7 @@
 #include "amp/IR/AmpDialect.h"
 #include "amp/Utils/CastUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Dominance.h"
@@ -50,6 +51,11 @@ void ConversionStats::merge(const ConversionStats &other) {
   constantBytesBefore += other.constantBytesBefore;
   constantBytesAfter += other.constantBytesAfter;
   converted += other.converted;
+  unknown += other.unknown;
+  green += other.green;
+  grayLow += other.grayLow;
+  grayHigh += other.grayHigh;
+  red += other.red;
   constants.merge(other.constants);
 }
 
@@ -459,7 +465,9 @@ private:
 };
 
 void ConversionListener::notifyOperationErased(Operation *op) {
-  casts.forget(op);
+  // Only casts are in `casts` (a type test spares most erased ops a lookup).
+  if (isa<arith::ExtFOp, arith::TruncFOp, tosa::CastOp>(op))
+    casts.forget(op);
   if (op->getNumRegions() != 0)
     verified.forget(op);
   if (trial)
@@ -650,13 +658,28 @@ LogicalResult mlir::amp::convertToMixedPrecision(
   for (Operation *castOp : disposableCasts)
     casts.release(castOp);
 
+  auto addRecord = [&](OpRecord &record) {
+    const OpDecision &d = record.decision;
+    ConversionStats &stats = out.stats;
+    stats.unknown += d.unknown;
+    if (d.color == Color::green && d.lowPrecision)
+      ++stats.green;
+    else if (d.color == Color::gray)
+      ++(d.lowPrecision ? stats.grayLow : stats.grayHigh);
+    else if (d.color == Color::red)
+      ++stats.red;
+    if (options.recordDecisions)
+      out.records.push_back(std::move(record));
+  };
+  if (options.recordDecisions)
+    out.records.reserve(plan.getOps().size());
   for (auto [planIndex, op] : llvm::enumerate(plan.getOps())) {
     const OpDecision &decision = plan.getDecision(planIndex);
     OpRecord record{op->getName(), op->getLoc(), decision};
     if (options.remarks)
       emitDecisionRemark(op, decision);
     if (!decision.lowPrecision) {
-      out.records.push_back(std::move(record));
+      addRecord(record);
       continue;
     }
 
@@ -678,7 +701,7 @@ LogicalResult mlir::amp::convertToMixedPrecision(
           (takeAccumulator ? accumulators : data).drop_front();
     }
     if (isAlreadyConverted(op, operands, decision)) {
-      out.records.push_back(std::move(record));
+      addRecord(record);
       continue;
     }
 
@@ -693,7 +716,7 @@ LogicalResult mlir::amp::convertToMixedPrecision(
                        << decision.computeType << " (" << why << ")";
       record.decision.lowPrecision = false;
       record.decision.reason = Reason::UnsupportedTypes;
-      out.records.push_back(std::move(record));
+      addRecord(record);
       continue;
     }
 
@@ -714,7 +737,7 @@ LogicalResult mlir::amp::convertToMixedPrecision(
     if (*newOp != op)
       rewriter.eraseOp(op);
     ++out.stats.converted;
-    out.records.push_back(std::move(record));
+    addRecord(record);
   }
 
   casts.foldRoundTrips();

@@ -188,6 +188,7 @@ LogicalResult AmpMixedPrecisionPass::initialize(MLIRContext *ctx) {
                    << "'; expected one of: fewest-casts, follow";
   resolved.clampConstants = clampConstants;
   resolved.countConstantBytes = !report.empty();
+  resolved.recordDecisions = !report.empty();
   resolved.keepIOTypes = keepIOTypes;
   resolved.remarks = remarks;
   return success();
@@ -210,17 +211,12 @@ MixedPrecisionOptions AmpMixedPrecisionPass::optionsFor(Operation *op) const {
 
 void AmpMixedPrecisionPass::updateStatistics(
     const FunctionConversion &conversion) {
-  for (const OpRecord &record : conversion.records) {
-    const OpDecision &d = record.decision;
-    if (d.unknown)
-      ++numUnknown;
-    if (d.color == Color::green && d.lowPrecision)
-      ++numGreen;
-    else if (d.color == Color::gray)
-      ++(d.lowPrecision ? numGrayLow : numGrayHigh);
-    else if (d.color == Color::red)
-      ++numRed;
-  }
+  const ConversionStats &stats = conversion.stats;
+  numUnknown += stats.unknown;
+  numGreen += stats.green;
+  numGrayLow += stats.grayLow;
+  numGrayHigh += stats.grayHigh;
+  numRed += stats.red;
   numCasts += conversion.stats.casts;
   numFoldedConstants += conversion.stats.foldedConstants;
 }

@@ -120,10 +120,14 @@ int main(int argc, char **argv) {
   double passWall = 0, passCpu = 0, verifyWall = 0, verifyCpu = 0;
   int64_t opsAfter = numOps;
   if (!pipeline.empty()) {
-    PassManager pm(&ctx);
-    pm.enableVerifier(false); // Timed separately below.
-    if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
+    // The pipeline names its anchor (`builtin.module(...)`); parsed into a
+    // module pass manager it would nest a second one, which runs on nothing.
+    FailureOr<OpPassManager> parsed = parsePassPipeline(pipeline, llvm::errs());
+    if (failed(parsed))
       return 1;
+    PassManager pm(&ctx, parsed->getOpAnchorName());
+    static_cast<OpPassManager &>(pm) = std::move(*parsed);
+    pm.enableVerifier(false); // Timed separately below.
     if (failed(timed(passWall, passCpu, [&] { return pm.run(*module); })))
       return 1;
     if (failed(timed(verifyWall, verifyCpu, [&] { return verify(*module); })))

@@ -72,6 +72,9 @@ struct MixedPrecisionOptions {
   /// (ConversionStats::constantBytes*, for the report): two walks of the
   /// function.
   bool countConstantBytes = true;
+  /// Keep the decision for every op (FunctionConversion::records, for the
+  /// report); the counts in ConversionStats are kept either way.
+  bool recordDecisions = true;
 };
 
 /// The decision for one op.
@@ -102,7 +105,7 @@ public:
 
   /// The decision for an op of getOps().
   const OpDecision &getDecision(Operation *op) const {
-    return infos[index.find(op)->second].decision;
+    return infos[*findIndex(op)].decision;
   }
   /// The decision for getOps()[i].
   const OpDecision &getDecision(size_t i) const { return infos[i].decision; }
@@ -159,10 +162,8 @@ private:
   void collect(Region &region);
   void collectOp(Operation *op);
   void addOp(Operation *op, OpInfo &&info, Reader *reader);
-  OpInfo *infoOf(Operation *op) {
-    auto it = index.find(op);
-    return it == index.end() ? nullptr : &infos[it->second];
-  }
+  /// The index in `ops` of `op`, if it takes part.
+  std::optional<unsigned> findIndex(Operation *op) const;
   LogicalResult colorOps();
   void applySkipLayers();
   LogicalResult assignPrecisions();
@@ -181,7 +182,8 @@ private:
   /// The ops that take part, and their infos (same index).
   SmallVector<Operation *> ops;
   SmallVector<OpInfo> infos;
-  llvm::DenseMap<Operation *, unsigned> index;
+  /// Built on the first query by op (the conversion queries by index).
+  mutable llvm::DenseMap<Operation *, unsigned> index;
   /// Every op whose operands are read in the function (for use counting),
   /// including the non-participating ones, with the values it reads.
   SmallVector<Reader> readers;

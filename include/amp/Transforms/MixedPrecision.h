@@ -39,6 +39,10 @@ struct ConversionStats {
   int64_t constantBytesAfter = 0;
   /// Ops rewritten to low precision (green and gray).
   int64_t converted = 0;
+  /// Decisions, as the pass's statistics count them: ops without a color of
+  /// their own, green ops in low precision, gray ops in low and in high
+  /// precision, red ops.
+  int64_t unknown = 0, green = 0, grayLow = 0, grayHigh = 0, red = 0;
   RangeSummary constants;
 
   void merge(const ConversionStats &other);
