@@ -298,14 +298,26 @@ LogicalResult PrecisionPlan::assignPrecisions() {
       continue;
     }
     Precision precision{};
-    if (auto attr = op->getAttrOfType<PrecisionAttr>(
-            AmpDialect::PrecisionAttrHelper::getNameStr()))
+    auto attr = op->getAttrOfType<PrecisionAttr>(
+        AmpDialect::PrecisionAttrHelper::getNameStr());
+    if (attr)
       precision = {attr.getAccumulateFloatType(), attr.getOutputFloatType()};
     else
       precision = options.policy.getPrecision(op, target);
     if (!precision.accumulate || !precision.output)
       return op->emitError() << "the precision policy gave no accumulation "
                                 "or output type for this op";
+    // The types amp computes and casts in: a wider or narrower one (f64,
+    // f8) would be another conversion, not mixed precision.
+    auto allowed = [](FloatType type) {
+      return type.isF32() || type.isF16() || type.isBF16();
+    };
+    if (!allowed(precision.accumulate) || !allowed(precision.output))
+      return op->emitError()
+             << (attr ? "amp.precision" : "the precision policy")
+             << " asks for accumulate " << precision.accumulate
+             << " and output " << precision.output
+             << "; each must be f32, f16 or bf16";
     auto iface = dyn_cast<MixedPrecisionOpInterface>(op);
     d.computeType = target;
     d.accumulateType = precision.accumulate;

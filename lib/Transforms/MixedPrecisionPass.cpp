@@ -390,7 +390,8 @@ void AmpMixedPrecisionPass::runOnOperation() {
         });
     if (error) {
       emitError(root->getLoc())
-          << "cannot write the report: " << llvm::toString(std::move(error));
+          << "cannot write the report to '" << report
+          << "': " << llvm::toString(std::move(error));
       return signalPassFailure();
     }
   }
