@@ -67,6 +67,10 @@ LogicalResult PrecisionPlan::run() {
   // What only planning needs is freed before the rewrite allocates (peak
   // memory on a big function).
   readers = decltype(readers)();
+  for (OpInfo &info : infos) {
+    std::vector<Value>().swap(info.dataInputs);
+    std::vector<Operation *>().swap(info.payloadConstants);
+  }
   values = decltype(values)();
   constantFitCache = decltype(constantFitCache)();
   return success();
@@ -112,7 +116,7 @@ void PrecisionPlan::collectOp(Operation *op) {
       // unknown-op policy. All its float operands count as data.
       OpInfo info;
       info.decision.unknown = true;
-      info.dataInputs = std::move(reads);
+      info.dataInputs.assign(reads.begin(), reads.end());
       for (OpOperand &operand : op->getOpOperands())
         if (isConvertible(operand.get()))
           info.dataOperands.push_back(operand.getOperandNumber());

@@ -35,6 +35,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <vector>
+
 namespace mlir {
 namespace amp {
 
@@ -132,13 +134,14 @@ private:
     OpDecision decision;
     /// Float (f32) values the op reads as data: data operands, then values
     /// captured by its payload regions.
-    SmallVector<Value, 4> dataInputs;
+    /// (Heap vectors, like payloadConstants: freed when planning is done.)
+    std::vector<Value> dataInputs;
     /// Operand numbers of the data operands (the first of dataInputs).
     SmallVector<unsigned, 4> dataOperands;
     /// Operand numbers of accumulator operands.
     SmallVector<unsigned, 1> accumulatorOperands;
     /// The float constants inside the op's payload regions.
-    SmallVector<Operation *, 0> payloadConstants;
+    std::vector<Operation *> payloadConstants;
     /// Set when the decision must not change in the backward sweep.
     bool pinned = false;
   };
