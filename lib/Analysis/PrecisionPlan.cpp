@@ -52,6 +52,15 @@ PrecisionPlan::PrecisionPlan(Operation *root,
     : root(root), options(options) {}
 
 LogicalResult PrecisionPlan::run() {
+  // Most ops of a big function are in its body: room for them up front.
+  size_t expected = 0;
+  for (Region &region : root->getRegions())
+    for (Block &block : region)
+      expected += block.getOperations().size();
+  ops.reserve(expected);
+  infos.reserve(expected);
+  inputs.reserve(expected);
+  readers.reserve(expected);
   for (Region &region : root->getRegions())
     collect(region);
   if (failed(colorOps()))
@@ -67,10 +76,7 @@ LogicalResult PrecisionPlan::run() {
   // What only planning needs is freed before the rewrite allocates (peak
   // memory on a big function).
   readers = decltype(readers)();
-  for (OpInfo &info : infos) {
-    std::vector<Value>().swap(info.dataInputs);
-    std::vector<Operation *>().swap(info.payloadConstants);
-  }
+  inputs = decltype(inputs)();
   values = decltype(values)();
   constantFitCache = decltype(constantFitCache)();
   return success();
@@ -86,11 +92,13 @@ void PrecisionPlan::collect(Region &region) {
       collectOp(&op);
 }
 
-void PrecisionPlan::addOp(Operation *op, OpInfo &&info, Reader *reader) {
+void PrecisionPlan::addOp(Operation *op, OpInfo &&info, OpInputs &&in,
+                          Reader *reader) {
   if (reader)
     reader->info = ops.size();
   ops.push_back(op);
   infos.push_back(std::move(info));
+  inputs.push_back(std::move(in));
 }
 
 void PrecisionPlan::collectOp(Operation *op) {
@@ -115,8 +123,9 @@ void PrecisionPlan::collectOp(Operation *op) {
       // An op without a color: remembered, colored later by the lists or the
       // unknown-op policy. All its float operands count as data.
       OpInfo info;
+      OpInputs in;
       info.decision.unknown = true;
-      info.dataInputs.assign(reads.begin(), reads.end());
+      in.dataInputs = std::move(reads);
       for (OpOperand &operand : op->getOpOperands())
         if (isConvertible(operand.get()))
           info.dataOperands.push_back(operand.getOperandNumber());
@@ -126,7 +135,7 @@ void PrecisionPlan::collectOp(Operation *op) {
       });
       if (!supported || op->getNumRegions() != 0)
         info.pinned = true;
-      addOp(op, std::move(info), &readers.back());
+      addOp(op, std::move(info), std::move(in), &readers.back());
     }
     for (Region &region : op->getRegions())
       collect(region);
@@ -136,6 +145,7 @@ void PrecisionPlan::collectOp(Operation *op) {
   // An op with the interface owns its regions (payloads): values they capture
   // from above are data inputs of the op.
   OpInfo info;
+  OpInputs in;
   bool touchesSource = false, supported = true;
   auto checkType = [&](Type type) {
     if (!isCastableFloatType(type)) {
@@ -161,7 +171,7 @@ void PrecisionPlan::collectOp(Operation *op) {
     if (isAccumulator) {
       info.accumulatorOperands.push_back(operand.getOperandNumber());
     } else {
-      info.dataInputs.push_back(operand.get());
+      in.dataInputs.push_back(operand.get());
       info.dataOperands.push_back(operand.getOperandNumber());
     }
   }
@@ -175,14 +185,14 @@ void PrecisionPlan::collectOp(Operation *op) {
     for (Region &region : op->getRegions())
       region.walk([&](Operation *inner) {
         if (isFloatConstant(inner))
-          info.payloadConstants.push_back(inner);
+          in.payloadConstants.push_back(inner);
         for (Value value : inner->getOperands()) {
           if (!isConvertible(value) ||
               op->isAncestor(value.getParentRegion()->getParentOp()) ||
               !captured.insert(value).second)
             continue;
           touchesSource = true;
-          info.dataInputs.push_back(value);
+          in.dataInputs.push_back(value);
           reads.push_back(value);
         }
       });
@@ -195,7 +205,7 @@ void PrecisionPlan::collectOp(Operation *op) {
     info.decision.color = Color::red;
     info.pinned = true;
   }
-  addOp(op, std::move(info), &readers.back());
+  addOp(op, std::move(info), std::move(in), &readers.back());
 }
 
 //===----------------------------------------------------------------------===//
@@ -401,7 +411,7 @@ bool PrecisionPlan::isFreeInFP32(Value value) {
 
 void PrecisionPlan::forwardSweep() {
   FloatType target = options.target;
-  for (auto [op, info] : llvm::zip(ops, infos)) {
+  for (auto [op, info, in] : llvm::zip(ops, infos, inputs)) {
     OpDecision &d = info.decision;
     if (d.reason == Reason::UnsupportedTypes || d.color == Color::red) {
       d.lowPrecision = false;
@@ -414,9 +424,9 @@ void PrecisionPlan::forwardSweep() {
           !constantFits(def))
         constantsFit = false;
     };
-    for (Value input : info.dataInputs)
+    for (Value input : in.dataInputs)
       checkConstant(input.getDefiningOp());
-    for (Operation *inner : info.payloadConstants)
+    for (Operation *inner : in.payloadConstants)
       checkConstant(inner);
 
     if (d.color == Color::green) {
@@ -440,7 +450,7 @@ void PrecisionPlan::forwardSweep() {
 
     // Gray: a candidate when every float data input is available low.
     bool inputsLow = llvm::all_of(
-        info.dataInputs, [&](Value input) { return isLowAvailable(input); });
+        in.dataInputs, [&](Value input) { return isLowAvailable(input); });
     d.lowPrecision = inputsLow && constantsFit;
     if (!constantsFit)
       d.reason = Reason::ConstantOutOfRange;
@@ -475,7 +485,7 @@ void PrecisionPlan::countUses() {
       continue;
     }
     OpInfo &info = infos[entry.info];
-    for (Value input : info.dataInputs)
+    for (Value input : inputs[entry.info].dataInputs)
       ++state(input).lowUses;
     bool accumulateLow = info.decision.accumulateType == options.target;
     for (unsigned index : info.accumulatorOperands) {
@@ -489,7 +499,8 @@ void PrecisionPlan::countUses() {
 }
 
 void PrecisionPlan::backwardSweep() {
-  for (auto [op, info] : llvm::reverse(llvm::zip(ops, infos))) {
+  for (auto [op, info, in] :
+       llvm::reverse(llvm::zip(ops, infos, inputs))) {
     OpDecision &d = info.decision;
     if (d.color != Color::gray || !d.lowPrecision || info.pinned)
       continue;
@@ -506,7 +517,7 @@ void PrecisionPlan::backwardSweep() {
       continue;
     unsigned costHigh = 0;
     llvm::SmallPtrSet<Value, 4> seen;
-    for (Value input : info.dataInputs)
+    for (Value input : in.dataInputs)
       if (seen.insert(input).second && !isFreeInFP32(input) &&
           state(input).highUses == 0)
         ++costHigh;
@@ -514,7 +525,7 @@ void PrecisionPlan::backwardSweep() {
       continue;
     // Stay in FP32: the inputs are now read in FP32.
     d.lowPrecision = false;
-    for (Value input : info.dataInputs) {
+    for (Value input : in.dataInputs) {
       ValueState &s = state(input);
       --s.lowUses;
       ++s.highUses;

@@ -35,8 +35,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
-#include <vector>
-
 namespace mlir {
 namespace amp {
 
@@ -132,18 +130,20 @@ public:
 private:
   struct OpInfo {
     OpDecision decision;
-    /// Float (f32) values the op reads as data: data operands, then values
-    /// captured by its payload regions.
-    /// (Heap vectors, like payloadConstants: freed when planning is done.)
-    std::vector<Value> dataInputs;
     /// Operand numbers of the data operands (the first of dataInputs).
     SmallVector<unsigned, 4> dataOperands;
     /// Operand numbers of accumulator operands.
     SmallVector<unsigned, 1> accumulatorOperands;
-    /// The float constants inside the op's payload regions.
-    std::vector<Operation *> payloadConstants;
     /// Set when the decision must not change in the backward sweep.
     bool pinned = false;
+  };
+  /// What only planning reads about an op (freed when planning is done).
+  struct OpInputs {
+    /// Float (f32) values the op reads as data: data operands, then values
+    /// captured by its payload regions.
+    SmallVector<Value, 4> dataInputs;
+    /// The float constants inside the op's payload regions.
+    SmallVector<Operation *, 0> payloadConstants;
   };
   /// An op that reads FP32 values, for use counting.
   struct Reader {
@@ -164,7 +164,7 @@ private:
 
   void collect(Region &region);
   void collectOp(Operation *op);
-  void addOp(Operation *op, OpInfo &&info, Reader *reader);
+  void addOp(Operation *op, OpInfo &&info, OpInputs &&in, Reader *reader);
   /// The index in `ops` of `op`, if it takes part.
   std::optional<unsigned> findIndex(Operation *op) const;
   LogicalResult colorOps();
@@ -185,6 +185,7 @@ private:
   /// The ops that take part, and their infos (same index).
   SmallVector<Operation *> ops;
   SmallVector<OpInfo> infos;
+  SmallVector<OpInputs> inputs;
   /// Built on the first query by op (the conversion queries by index).
   mutable llvm::DenseMap<Operation *, unsigned> index;
   /// Every op whose operands are read in the function (for use counting),
