@@ -52,14 +52,11 @@ PrecisionPlan::PrecisionPlan(Operation *root,
     : root(root), options(options) {}
 
 LogicalResult PrecisionPlan::run() {
-  // Most ops of a big function are in its body: room for them up front.
+  // Most ops of a big function are in its body and read FP32 values.
   size_t expected = 0;
   for (Region &region : root->getRegions())
     for (Block &block : region)
       expected += block.getOperations().size();
-  ops.reserve(expected);
-  infos.reserve(expected);
-  inputs.reserve(expected);
   readers.reserve(expected);
   for (Region &region : root->getRegions())
     collect(region);
@@ -75,8 +72,8 @@ LogicalResult PrecisionPlan::run() {
   }
   // What only planning needs is freed before the rewrite allocates (peak
   // memory on a big function).
-  readers = decltype(readers)();
-  inputs = decltype(inputs)();
+  std::vector<Reader>().swap(readers);
+  std::vector<OpInputs>().swap(inputs);
   values = decltype(values)();
   constantFitCache = decltype(constantFitCache)();
   return success();

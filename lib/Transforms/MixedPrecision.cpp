@@ -333,6 +333,37 @@ public:
   /// originals they replaced, that are no longer used; and then, in turn,
   /// the casts made here, constants and empty tensors that only they used
   /// (an empty tensor converted in place whose view was its only user).
+  /// Erases those of `defs` (the producers an op read before it was
+  /// rewritten) that the lists below hold and nothing uses any more, and in
+  /// turn, as eraseDead does, the casts made here, constants and empty
+  /// tensors that only they used: the FP32 constants and empty tensors a
+  /// converted op no longer reads go while the conversion runs, instead of
+  /// living until eraseDead (peak memory on a big function). `defs` may name
+  /// ops erased since (only those still in a list are looked at: erasing
+  /// forgets); no op is created meanwhile, so `erased` cannot confuse a new op
+  /// with an erased one.
+  void eraseDeadInputs(ArrayRef<Operation *> defs) {
+    SmallVector<Operation *> worklist;
+    for (Operation *def : defs)
+      if (ownCasts.contains(def) || created.contains(def) ||
+          rematerialized.contains(def))
+        worklist.push_back(def);
+    DenseSet<Operation *> erased;
+    while (!worklist.empty()) {
+      Operation *next = worklist.pop_back_val();
+      if (erased.contains(next) || !next->use_empty())
+        continue;
+      SmallPtrSet<Operation *, 4> inputs;
+      for (Value operand : next->getOperands())
+        if (Operation *def = operand.getDefiningOp();
+            def && (ownCasts.contains(def) || isRematerializable(def)))
+          inputs.insert(def);
+      erased.insert(next);
+      rewriter.eraseOp(next);
+      worklist.append(inputs.begin(), inputs.end());
+    }
+  }
+
   void eraseDead() {
     // Casts made here may feed each other (f16 <-> bf16 goes through f32):
     // erase in reverse creation order. Erasing forgets the op (its slot
@@ -707,6 +738,10 @@ LogicalResult mlir::amp::convertToMixedPrecision(
 
     SmallVector<Type> oldTypes(op->getResultTypes());
     casts.noteInputsOf(op);
+    SmallVector<Operation *, 4> inputDefs;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        inputDefs.push_back(def);
     std::string why;
     FailureOr<Operation *> newOp =
         rewriteVerified(op, rewriter, listener, operands, decision, why);
@@ -736,6 +771,7 @@ LogicalResult mlir::amp::convertToMixedPrecision(
     }
     if (*newOp != op)
       rewriter.eraseOp(op);
+    casts.eraseDeadInputs(inputDefs);
     ++out.stats.converted;
     addRecord(record);
   }

@@ -35,6 +35,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <vector>
+
 namespace mlir {
 namespace amp {
 
@@ -185,12 +187,14 @@ private:
   /// The ops that take part, and their infos (same index).
   SmallVector<Operation *> ops;
   SmallVector<OpInfo> infos;
-  SmallVector<OpInputs> inputs;
+  /// std::vector, not SmallVector: these are freed after planning (a
+  /// SmallVector keeps its buffer when assigned an empty one).
+  std::vector<OpInputs> inputs;
   /// Built on the first query by op (the conversion queries by index).
   mutable llvm::DenseMap<Operation *, unsigned> index;
   /// Every op whose operands are read in the function (for use counting),
   /// including the non-participating ones, with the values it reads.
-  SmallVector<Reader> readers;
+  std::vector<Reader> readers;
   llvm::DenseMap<Value, ValueState> values;
   llvm::DenseMap<Operation *, bool> constantFitCache;
   RangeSummary constantSummary;
