@@ -250,6 +250,8 @@ private:
   void emitOps(unsigned count);
   void emitOne();
   void emitFunction(unsigned index, bool nested);
+  /// How many functions run() emits.
+  unsigned numFunctions = 0;
 
   Entropy &rng;
   const GeneratorOptions &options;
@@ -396,7 +398,10 @@ Val Generator::getScalar() {
       return *v;
   switch (rng.below(4)) {
   case 0:
-    return newArg(Ty::scalar());
+    // amp-run passes ranked tensors only.
+    if (!options.executable)
+      return newArg(Ty::scalar());
+    [[fallthrough]];
   case 1:
     if (auto t = pickTensor([](const Ty &t) {
           return t.isF32() && t.isStatic() && t.numElements() > 0;
@@ -2070,7 +2075,7 @@ void Generator::emitFunction(unsigned index, bool nested) {
   // A few arguments to start from.
   unsigned numArgs = rng.range(1, 3);
   for (unsigned i = 0; i < numArgs; ++i) {
-    if (rng.chance(20))
+    if (rng.chance(20) && !options.executable)
       newArg(Ty::scalar());
     else
       newArg(randomTensorType(rng.chance(10) ? 0 : 1, 4, true, true));
@@ -2081,7 +2086,9 @@ void Generator::emitFunction(unsigned index, bool nested) {
   std::vector<Val> returned;
   unsigned numResults = rng.range(1, 3);
   for (unsigned i = 0; i < numResults; ++i) {
-    auto v = pick([](const Val &v) {
+    auto v = pick([&](const Val &v) {
+      if (options.executable) // What amp-run can compare: float tensors.
+        return v.ty.isTensor() && v.ty.isFloat();
       return v.ty.kind != Ty::MemRef &&
              (v.ty.isFloat() || v.ty.elt == "i32" || v.ty.elt == "i1");
     });
@@ -2106,7 +2113,10 @@ void Generator::emitFunction(unsigned index, bool nested) {
     argText.push_back(a.name + ": " + a.ty.str());
     sig.args.push_back(a.ty);
   }
-  bool isPrivate = index > 0 && rng.chance(30);
+  // An executable module has one public function, the last: amp-run's
+  // entry.
+  bool isPrivate = options.executable ? index + 1 < numFunctions
+                                      : index > 0 && rng.chance(30);
   std::string header = "  func.func " + std::string(isPrivate ? "private " : "") +
                        "@" + sig.name + "(" + llvm::join(argText, ", ") + ")";
   if (!types.empty())
@@ -2123,7 +2133,7 @@ void Generator::emitFunction(unsigned index, bool nested) {
 }
 
 GeneratedModule Generator::run() {
-  unsigned numFunctions = rng.range(1, options.maxFunctions);
+  numFunctions = rng.range(1, options.maxFunctions);
   bool nestLast = rng.chance(10);
   for (unsigned i = 0; i < numFunctions; ++i)
     emitFunction(i, nestLast && i + 1 == numFunctions);

@@ -18,8 +18,8 @@
 //       for graphs of at most --numerics-max-ops ops, generated for execution
 //       (no dynamic shapes, memrefs or unregistered ops), also runs
 //       `CMD <module.mlir>`; a non-zero exit is a failure. CMD compares the
-//       FP32 module with its conversion by executing both (amp-run once it
-//       exists; fuzz/check_numerics.py uses mlir-runner today).
+//       FP32 module with its conversion by executing both:
+//       --numerics="fuzz/check-numerics.py build/bin/amp-run".
 //
 // A crash prints the seed being checked.
 //

@@ -55,10 +55,15 @@ run_libfuzzer amp-graph-fuzzer "$work/graph-corpus"
 # The standalone generator from where the last campaign stopped.
 seed_file="$work/graphgen.next-seed"
 seed=$(cat "$seed_file" 2>/dev/null || echo 100000)
+# Small graphs are also run in FP32 and converted with amp-run when the build
+# has it (fuzz/check-numerics.py).
+numerics=()
+[ -x "$build/bin/amp-run" ] && \
+  numerics=(--numerics="python3 $src/fuzz/check-numerics.py $build/bin/amp-run")
 echo "== amp-graphgen: $third s from seed $seed"
 nice -n 19 "$build/bin/amp-graphgen" --seed="$seed" --count=100000000 \
   --time-limit="$third" --quiet --save-dir="$work/graphgen-failures" \
-  >"$work/amp-graphgen.log" 2>&1
+  "${numerics[@]}" >"$work/amp-graphgen.log" 2>&1
 tail -n 1 "$work/amp-graphgen.log"
 grep -E "^seed|crashed" "$work/amp-graphgen.log" | head -20
 ran=$(sed -n 's/^amp-graphgen: \([0-9]*\) graphs.*/\1/p' "$work/amp-graphgen.log")
