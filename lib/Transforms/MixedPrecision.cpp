@@ -334,19 +334,26 @@ public:
   /// the casts made here, constants and empty tensors that only they used
   /// (an empty tensor converted in place whose view was its only user).
   /// Erases those of `defs` (the producers an op read before it was
-  /// rewritten) that the lists below hold and nothing uses any more, and in
-  /// turn, as eraseDead does, the casts made here, constants and empty
-  /// tensors that only they used: the FP32 constants and empty tensors a
-  /// converted op no longer reads go while the conversion runs, instead of
-  /// living until eraseDead (peak memory on a big function). `defs` may name
-  /// ops erased since (only those still in a list are looked at: erasing
-  /// forgets); no op is created meanwhile, so `erased` cannot confuse a new op
-  /// with an erased one.
+  /// rewritten) that nothing uses any more, and in turn what only they used:
+  /// the FP32 constants, empty tensors and casts a converted op no longer
+  /// reads go while the conversion runs, instead of living until eraseDead
+  /// (peak memory on a big function). Only constants and the ops made here
+  /// are erased now: an op of the function itself (an empty tensor) may be
+  /// one the conversion has not reached yet (blocks need not be in dominance
+  /// order), so it is left to eraseDead. `defs` may name ops erased since:
+  /// only those still in a list are looked at (erasing forgets); no op is
+  /// created meanwhile, so `erased` cannot confuse a new op with an erased
+  /// one.
   void eraseDeadInputs(ArrayRef<Operation *> defs) {
+    auto now = [&](Operation *op) {
+      return ownCasts.contains(op) || created.contains(op) ||
+             isFloatConstant(op);
+    };
     SmallVector<Operation *> worklist;
     for (Operation *def : defs)
-      if (ownCasts.contains(def) || created.contains(def) ||
-          rematerialized.contains(def))
+      if ((ownCasts.contains(def) || created.contains(def) ||
+           rematerialized.contains(def)) &&
+          now(def))
         worklist.push_back(def);
     DenseSet<Operation *> erased;
     while (!worklist.empty()) {
@@ -354,10 +361,15 @@ public:
       if (erased.contains(next) || !next->use_empty())
         continue;
       SmallPtrSet<Operation *, 4> inputs;
-      for (Value operand : next->getOperands())
-        if (Operation *def = operand.getDefiningOp();
-            def && (ownCasts.contains(def) || isRematerializable(def)))
+      for (Value operand : next->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (!def)
+          continue;
+        if (now(def))
           inputs.insert(def);
+        else if (isRematerializable(def))
+          noteKnown(rematerialized, def); // For eraseDead.
+      }
       erased.insert(next);
       rewriter.eraseOp(next);
       worklist.append(inputs.begin(), inputs.end());
