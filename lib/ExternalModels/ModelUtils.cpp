@@ -88,6 +88,19 @@ LogicalResult models::retypePayload(RewriterBase &rewriter, Operation *op,
           rewriter.replaceOp(&inner, source);
     }
   }
+
+  // A copy whose only readers were casts that became no-ops (the payload's
+  // own truncf/extf pair around a captured value) is left unused: erase it,
+  // and the casts and constants it was made of, down to the captured value.
+  for (auto [value, copy] : converted) {
+    Operation *def = copy.getDefiningOp();
+    while (def && def->use_empty() && def != value.getDefiningOp() &&
+           (isFloatCast(def) || isFloatConstant(def))) {
+      Value source = isFloatCast(def) ? def->getOperand(0) : Value();
+      rewriter.eraseOp(def);
+      def = source ? source.getDefiningOp() : nullptr;
+    }
+  }
   return success();
 }
 
