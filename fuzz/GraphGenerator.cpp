@@ -1902,8 +1902,9 @@ bool Generator::emitScfWhile() {
 bool Generator::emitCall() {
   if (inNestedModule)
     return false; // The symbols of the outer module are not visible there.
-  if (rng.chance(20)) {
-    // Declare an external function over visible types and call it.
+  if (!options.executable && rng.chance(20)) {
+    // Declare an external function over visible types and call it (not in
+    // a module to execute: nothing defines it).
     FuncSig decl;
     decl.name = "ext" + std::to_string(externals.size());
     for (unsigned i = 0, e = rng.range(0, 2); i < e; ++i)
