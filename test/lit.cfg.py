@@ -39,14 +39,54 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.amp_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
-# The stock mlir-opt of the same LLVM, for the plugin tests.
+# Sanitizer builds (AMP_USE_SANITIZER): amp's tools carry the sanitizer
+# runtime, but the stock mlir-opt that loads AmpPlugin.so does not, so it runs
+# with the runtime preloaded. Leak checking stays on.
+def _sanitizer_runtime():
+    import subprocess
+    if "Address" in config.amp_use_sanitizer:
+        names = ["libclang_rt.asan-x86_64.so", "libasan.so"]
+    elif "Undefined" in config.amp_use_sanitizer:
+        names = ["libclang_rt.ubsan_standalone-x86_64.so", "libubsan.so"]
+    else:
+        return None
+    for name in names:
+        path = subprocess.run([config.cxx_compiler, f"-print-file-name={name}"],
+                              capture_output=True, text=True).stdout.strip()
+        if os.path.isabs(path) and os.path.exists(path):
+            return path
+    return None
+
+
+if config.amp_use_sanitizer:
+    config.available_features.add("sanitizers")
+    if "Address" in config.amp_use_sanitizer:
+        config.available_features.add("asan")
+
+# The stock mlir-opt of the same LLVM, for the plugin tests. Feature
+# `plugin-host`: it can load this build's AmpPlugin.so (always, except in a
+# sanitizer build whose runtime cannot be found).
 mlir_opt = os.path.join(config.llvm_tools_dir, "mlir-opt")
+runtime = _sanitizer_runtime()
+if runtime:
+    mlir_opt = f"env LD_PRELOAD={runtime} {mlir_opt}"
+if not config.amp_use_sanitizer or runtime:
+    config.available_features.add("plugin-host")
 tools = [
     "amp-opt",
     "amp-run",
-    ToolSubst("%mlir-opt", command=mlir_opt, unresolved="fatal"),
+    ToolSubst("%mlir-opt", command=mlir_opt,
+              unresolved="ignore" if runtime else "fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, [config.amp_tools_dir])
+
+# Fuzzers. The fuzz targets always exist; with AMP_ENABLE_FUZZERS they are
+# libFuzzer binaries (feature `libfuzzer`), otherwise they only replay the
+# inputs they are given.
+if config.amp_enable_fuzzers in ("ON", "1", "TRUE", "YES", "On", "True"):
+    config.available_features.add("libfuzzer")
+config.substitutions.append(
+    ("%make_seeds", os.path.join(config.amp_src_root, "fuzz", "make-seeds.py")))
 
 # mlir-runner and its runtime libraries, for the numerical tests.
 mlir_runner = os.path.join(config.llvm_tools_dir, "mlir-runner")

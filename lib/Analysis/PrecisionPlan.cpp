@@ -22,8 +22,6 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
-#include "mlir/Transforms/RegionUtils.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
@@ -54,6 +52,12 @@ PrecisionPlan::PrecisionPlan(Operation *root,
     : root(root), options(options) {}
 
 LogicalResult PrecisionPlan::run() {
+  // Most ops of a big function are in its body and read FP32 values.
+  size_t expected = 0;
+  for (Region &region : root->getRegions())
+    for (Block &block : region)
+      expected += block.getOperations().size();
+  readers.reserve(expected);
   for (Region &region : root->getRegions())
     collect(region);
   if (failed(colorOps()))
@@ -66,6 +70,12 @@ LogicalResult PrecisionPlan::run() {
     countUses();
     backwardSweep();
   }
+  // What only planning needs is freed before the rewrite allocates (peak
+  // memory on a big function).
+  std::vector<Reader>().swap(readers);
+  std::vector<OpInputs>().swap(inputs);
+  values = decltype(values)();
+  constantFitCache = decltype(constantFitCache)();
   return success();
 }
 
@@ -77,6 +87,15 @@ void PrecisionPlan::collect(Region &region) {
   for (Block &block : region)
     for (Operation &op : block)
       collectOp(&op);
+}
+
+void PrecisionPlan::addOp(Operation *op, OpInfo &&info, OpInputs &&in,
+                          Reader *reader) {
+  if (reader)
+    reader->info = ops.size();
+  ops.push_back(op);
+  infos.push_back(std::move(info));
+  inputs.push_back(std::move(in));
 }
 
 void PrecisionPlan::collectOp(Operation *op) {
@@ -96,22 +115,25 @@ void PrecisionPlan::collectOp(Operation *op) {
   if (!iface) {
     bool touches = !reads.empty() || llvm::any_of(op->getResults(),
                                                   isConvertible);
+    readers.push_back({op, reads});
     if (touches && !isStructural(op)) {
       // An op without a color: remembered, colored later by the lists or the
       // unknown-op policy. All its float operands count as data.
       OpInfo info;
+      OpInputs in;
       info.decision.unknown = true;
-      info.dataInputs = reads;
+      in.dataInputs = std::move(reads);
+      for (OpOperand &operand : op->getOpOperands())
+        if (isConvertible(operand.get()))
+          info.dataOperands.push_back(operand.getOperandNumber());
       bool supported = llvm::all_of(op->getOperandTypes(), [&](Type t) {
         return !hasFloatElementType(t) ||
                (isCastableFloatType(t) && isSourceElementType(t));
       });
       if (!supported || op->getNumRegions() != 0)
         info.pinned = true;
-      ops.push_back(op);
-      infos.try_emplace(op, std::move(info));
+      addOp(op, std::move(info), std::move(in), &readers.back());
     }
-    readers.push_back({op, std::move(reads)});
     for (Region &region : op->getRegions())
       collect(region);
     return;
@@ -120,6 +142,7 @@ void PrecisionPlan::collectOp(Operation *op) {
   // An op with the interface owns its regions (payloads): values they capture
   // from above are data inputs of the op.
   OpInfo info;
+  OpInputs in;
   bool touchesSource = false, supported = true;
   auto checkType = [&](Type type) {
     if (!isCastableFloatType(type)) {
@@ -142,24 +165,34 @@ void PrecisionPlan::collectOp(Operation *op) {
     checkType(type);
     if (!isConvertible(operand.get()))
       continue;
-    if (isAccumulator)
+    if (isAccumulator) {
       info.accumulatorOperands.push_back(operand.getOperandNumber());
-    else
-      info.dataInputs.push_back(operand.get());
+    } else {
+      in.dataInputs.push_back(operand.get());
+      info.dataOperands.push_back(operand.getOperandNumber());
+    }
   }
   for (Type type : op->getResultTypes())
     if (hasFloatElementType(type))
       checkType(type);
+  // One walk of the payload: the FP32 values it captures from above (in
+  // order of first use) and its float constants.
   if (op->getNumRegions() != 0) {
-    llvm::SetVector<Value> captured;
-    getUsedValuesDefinedAbove(op->getRegions(), captured);
-    for (Value value : captured) {
-      if (!isConvertible(value))
-        continue;
-      touchesSource = true;
-      info.dataInputs.push_back(value);
-      reads.push_back(value);
-    }
+    llvm::SmallPtrSet<Value, 4> captured;
+    for (Region &region : op->getRegions())
+      region.walk([&](Operation *inner) {
+        if (isFloatConstant(inner))
+          in.payloadConstants.push_back(inner);
+        for (Value value : inner->getOperands()) {
+          if (!isConvertible(value) ||
+              op->isAncestor(value.getParentRegion()->getParentOp()) ||
+              !captured.insert(value).second)
+            continue;
+          touchesSource = true;
+          in.dataInputs.push_back(value);
+          reads.push_back(value);
+        }
+      });
   }
   readers.push_back({op, std::move(reads)});
   if (!touchesSource)
@@ -169,8 +202,7 @@ void PrecisionPlan::collectOp(Operation *op) {
     info.decision.color = Color::red;
     info.pinned = true;
   }
-  ops.push_back(op);
-  infos.try_emplace(op, std::move(info));
+  addOp(op, std::move(info), std::move(in), &readers.back());
 }
 
 //===----------------------------------------------------------------------===//
@@ -178,8 +210,7 @@ void PrecisionPlan::collectOp(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult PrecisionPlan::colorOps() {
-  for (Operation *op : ops) {
-    OpInfo &info = infos.find(op)->second;
+  for (auto [op, info] : llvm::zip(ops, infos)) {
     OpDecision &d = info.decision;
     if (d.reason == Reason::UnsupportedTypes)
       continue;
@@ -204,11 +235,13 @@ LogicalResult PrecisionPlan::colorOps() {
       info.pinned = true;
       continue;
     }
-    auto listed = options.userColors.find(op->getName().getStringRef());
-    if (listed != options.userColors.end()) {
-      d.color = listed->second;
-      d.reason = Reason::UserList;
-      continue;
+    if (!options.userColors.empty()) {
+      auto listed = options.userColors.find(op->getName().getStringRef());
+      if (listed != options.userColors.end()) {
+        d.color = listed->second;
+        d.reason = Reason::UserList;
+        continue;
+      }
     }
     if (!d.unknown) {
       if (std::optional<ColorDecision> decision =
@@ -244,12 +277,12 @@ LogicalResult PrecisionPlan::colorOps() {
 void PrecisionPlan::applySkipLayers() {
   if (options.skipLayers.empty())
     return;
-  SmallVector<Operation *> green;
-  for (Operation *op : ops) {
-    const OpDecision &d = infos.find(op)->second.decision;
+  SmallVector<size_t> green;
+  for (auto [i, info] : llvm::enumerate(infos)) {
+    const OpDecision &d = info.decision;
     if (d.color == Color::green && d.reason != Reason::Annotation &&
         d.reason != Reason::UnsupportedTypes)
-      green.push_back(op);
+      green.push_back(i);
   }
   int64_t count = green.size();
   for (int64_t index : options.skipLayers) {
@@ -260,7 +293,7 @@ void PrecisionPlan::applySkipLayers() {
                           << " green op" << (count == 1 ? "" : "s");
       continue;
     }
-    OpInfo &info = infos.find(green[position])->second;
+    OpInfo &info = infos[green[position]];
     info.decision.color = Color::red;
     info.decision.reason = Reason::SkipLayers;
     info.pinned = true;
@@ -269,21 +302,33 @@ void PrecisionPlan::applySkipLayers() {
 
 LogicalResult PrecisionPlan::assignPrecisions() {
   FloatType target = options.target;
-  for (Operation *op : ops) {
-    OpDecision &d = infos.find(op)->second.decision;
+  for (auto [op, info] : llvm::zip(ops, infos)) {
+    OpDecision &d = info.decision;
     if (d.color != Color::green) {
       d.computeType = d.accumulateType = d.outputType = target;
       continue;
     }
     Precision precision{};
-    if (auto attr = op->getAttrOfType<PrecisionAttr>(
-            AmpDialect::PrecisionAttrHelper::getNameStr()))
+    auto attr = op->getAttrOfType<PrecisionAttr>(
+        AmpDialect::PrecisionAttrHelper::getNameStr());
+    if (attr)
       precision = {attr.getAccumulateFloatType(), attr.getOutputFloatType()};
     else
       precision = options.policy.getPrecision(op, target);
     if (!precision.accumulate || !precision.output)
       return op->emitError() << "the precision policy gave no accumulation "
                                 "or output type for this op";
+    // The types amp computes and casts in: a wider or narrower one (f64,
+    // f8) would be another conversion, not mixed precision.
+    auto allowed = [](FloatType type) {
+      return type.isF32() || type.isF16() || type.isBF16();
+    };
+    if (!allowed(precision.accumulate) || !allowed(precision.output))
+      return op->emitError()
+             << (attr ? "amp.precision" : "the precision policy")
+             << " asks for accumulate " << precision.accumulate
+             << " and output " << precision.output
+             << "; each must be f32, f16 or bf16";
     auto iface = dyn_cast<MixedPrecisionOpInterface>(op);
     d.computeType = target;
     d.accumulateType = precision.accumulate;
@@ -363,8 +408,7 @@ bool PrecisionPlan::isFreeInFP32(Value value) {
 
 void PrecisionPlan::forwardSweep() {
   FloatType target = options.target;
-  for (Operation *op : ops) {
-    OpInfo &info = infos.find(op)->second;
+  for (auto [op, info, in] : llvm::zip(ops, infos, inputs)) {
     OpDecision &d = info.decision;
     if (d.reason == Reason::UnsupportedTypes || d.color == Color::red) {
       d.lowPrecision = false;
@@ -377,10 +421,10 @@ void PrecisionPlan::forwardSweep() {
           !constantFits(def))
         constantsFit = false;
     };
-    for (Value input : info.dataInputs)
+    for (Value input : in.dataInputs)
       checkConstant(input.getDefiningOp());
-    for (Region &region : op->getRegions())
-      region.walk([&](Operation *inner) { checkConstant(inner); });
+    for (Operation *inner : in.payloadConstants)
+      checkConstant(inner);
 
     if (d.color == Color::green) {
       d.lowPrecision = constantsFit;
@@ -403,7 +447,7 @@ void PrecisionPlan::forwardSweep() {
 
     // Gray: a candidate when every float data input is available low.
     bool inputsLow = llvm::all_of(
-        info.dataInputs, [&](Value input) { return isLowAvailable(input); });
+        in.dataInputs, [&](Value input) { return isLowAvailable(input); });
     d.lowPrecision = inputsLow && constantsFit;
     if (!constantsFit)
       d.reason = Reason::ConstantOutOfRange;
@@ -422,9 +466,10 @@ void PrecisionPlan::forwardSweep() {
 
 void PrecisionPlan::countUses() {
   bool lowReturns = !options.keepIOTypes && isPublicFunction(root);
-  for (auto &[reader, reads] : readers) {
-    auto it = infos.find(reader);
-    if (it == infos.end() || !it->second.decision.lowPrecision) {
+  for (Reader &entry : readers) {
+    Operation *reader = entry.op;
+    ArrayRef<Value> reads = entry.reads;
+    if (entry.info < 0 || !infos[entry.info].decision.lowPrecision) {
       bool isReturn = lowReturns && reader->hasTrait<OpTrait::ReturnLike>() &&
                       reader->getParentOp() == root;
       for (Value value : reads) {
@@ -436,8 +481,8 @@ void PrecisionPlan::countUses() {
       }
       continue;
     }
-    OpInfo &info = it->second;
-    for (Value input : info.dataInputs)
+    OpInfo &info = infos[entry.info];
+    for (Value input : inputs[entry.info].dataInputs)
       ++state(input).lowUses;
     bool accumulateLow = info.decision.accumulateType == options.target;
     for (unsigned index : info.accumulatorOperands) {
@@ -451,8 +496,8 @@ void PrecisionPlan::countUses() {
 }
 
 void PrecisionPlan::backwardSweep() {
-  for (Operation *op : llvm::reverse(ops)) {
-    OpInfo &info = infos.find(op)->second;
+  for (auto [op, info, in] :
+       llvm::reverse(llvm::zip(ops, infos, inputs))) {
     OpDecision &d = info.decision;
     if (d.color != Color::gray || !d.lowPrecision || info.pinned)
       continue;
@@ -469,7 +514,7 @@ void PrecisionPlan::backwardSweep() {
       continue;
     unsigned costHigh = 0;
     llvm::SmallPtrSet<Value, 4> seen;
-    for (Value input : info.dataInputs)
+    for (Value input : in.dataInputs)
       if (seen.insert(input).second && !isFreeInFP32(input) &&
           state(input).highUses == 0)
         ++costHigh;
@@ -477,7 +522,7 @@ void PrecisionPlan::backwardSweep() {
       continue;
     // Stay in FP32: the inputs are now read in FP32.
     d.lowPrecision = false;
-    for (Value input : info.dataInputs) {
+    for (Value input : in.dataInputs) {
       ValueState &s = state(input);
       --s.lowUses;
       ++s.highUses;
@@ -495,18 +540,25 @@ void PrecisionPlan::backwardSweep() {
 // Queries
 //===----------------------------------------------------------------------===//
 
+std::optional<unsigned> PrecisionPlan::findIndex(Operation *op) const {
+  if (index.empty())
+    for (auto [i, known] : llvm::enumerate(ops))
+      index[known] = i;
+  auto it = index.find(op);
+  if (it == index.end())
+    return std::nullopt;
+  return it->second;
+}
+
 bool PrecisionPlan::isAccumulatorOperand(Operation *op,
                                          OpOperand &operand) const {
-  auto it = infos.find(op);
-  return it != infos.end() &&
-         llvm::is_contained(it->second.accumulatorOperands,
-                            operand.getOperandNumber());
+  std::optional<unsigned> i = findIndex(op);
+  return i && llvm::is_contained(infos[*i].accumulatorOperands,
+                                 operand.getOperandNumber());
 }
 
 bool PrecisionPlan::isDataOperand(Operation *op, OpOperand &operand) const {
-  if (!isConvertible(operand.get()) || isAccumulatorOperand(op, operand))
-    return false;
-  if (auto iface = dyn_cast<MixedPrecisionOpInterface>(op))
-    return iface.isDataOperand(operand);
-  return true; // Ops without a model: every float operand is data.
+  std::optional<unsigned> i = findIndex(op);
+  return i && llvm::is_contained(infos[*i].dataOperands,
+                                 operand.getOperandNumber());
 }

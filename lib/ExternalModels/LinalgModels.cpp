@@ -36,10 +36,18 @@ using namespace mlir::amp;
 namespace {
 
 /// True for contractions and convolutions with a multiply-accumulate payload
-/// (pooling ops share the convolution's indexing but not its payload).
+/// (pooling ops share the convolution's indexing but not its payload). Asked
+/// many times per op (color, data and accumulator operands, result types), so
+/// the cheap tests come first: both kinds reduce, and need a multiplication;
+/// only then is the indexing analyzed (a walk of the maps for generics).
 bool isMultiplyAccumulate(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0)
+    return false;
   bool hasMul = false;
-  op->getRegion(0).walk([&](arith::MulFOp) { hasMul = true; });
+  op->getRegion(0).walk([&](arith::MulFOp) {
+    hasMul = true;
+    return WalkResult::interrupt();
+  });
   if (!hasMul)
     return false;
   return linalg::isaContractionOpInterface(op) ||
@@ -155,7 +163,13 @@ struct LinalgOpModel
           createEmptyLike(rewriter, op->getLoc(), newOperands[index], initType);
     }
 
-    Operation *newOp = rewriter.clone(*op);
+    // Named ops get a new payload from their region builder: the old one is
+    // not copied only to be thrown away.
+    bool rebuildPayload = false;
+    if constexpr (llvm::is_detected<models::RegionBuilderOf, OpTy>::value)
+      rebuildPayload = OpTy::getRegionBuilder() != nullptr;
+    Operation *newOp = rebuildPayload ? rewriter.cloneWithoutRegions(*op)
+                                      : rewriter.clone(*op);
     auto newLinalg = cast<linalg::LinalgOp>(newOp);
     rewriter.modifyOpInPlace(newOp, [&] {
       newOp->setOperands(newOperands);
@@ -166,7 +180,7 @@ struct LinalgOpModel
 
     if constexpr (llvm::is_detected<models::RegionBuilderOf, OpTy>::value) {
       // linalg.generic, map and reduce have an empty region builder.
-      if (OpTy::getRegionBuilder()) {
+      if (rebuildPayload) {
         models::rebuildNamedPayload<OpTy>(rewriter, op, newOp);
         return newOp;
       }

@@ -61,6 +61,7 @@ LogicalResult models::retypePayload(RewriterBase &rewriter, Operation *op,
     }
   });
 
+  SmallVector<Operation *> madeConstants;
   for (Block &block : region) {
     for (BlockArgument arg : block.getArguments())
       if (getElementTypeOrSelf(arg.getType()) == from && retypeArg(arg))
@@ -75,6 +76,8 @@ LogicalResult models::retypePayload(RewriterBase &rewriter, Operation *op,
         Value converted = materializeElementType(
             rewriter, inner.getLoc(), inner.getResult(0), to, false);
         rewriter.replaceOp(&inner, converted);
+        if (Operation *def = converted.getDefiningOp())
+          madeConstants.push_back(def);
         continue;
       }
       rewriter.modifyOpInPlace(&inner, [&] {
@@ -86,6 +89,23 @@ LogicalResult models::retypePayload(RewriterBase &rewriter, Operation *op,
       if (Value source = getFloatCastSource(&inner))
         if (source.getType() == inner.getResult(0).getType())
           rewriter.replaceOp(&inner, source);
+    }
+  }
+
+  // A converted constant of the payload, or a copy of a captured value,
+  // whose only readers were casts that became no-ops (the payload's own
+  // truncf/extf pair around it) is left unused: erase it, and the casts and
+  // constants it was made of, down to the captured value.
+  for (Operation *made : madeConstants)
+    if (made->use_empty())
+      rewriter.eraseOp(made);
+  for (auto [value, copy] : converted) {
+    Operation *def = copy.getDefiningOp();
+    while (def && def->use_empty() && def != value.getDefiningOp() &&
+           (isFloatCast(def) || isFloatConstant(def))) {
+      Value source = isFloatCast(def) ? def->getOperand(0) : Value();
+      rewriter.eraseOp(def);
+      def = source ? source.getDefiningOp() : nullptr;
     }
   }
   return success();

@@ -31,6 +31,16 @@ using namespace mlir::amp;
 
 namespace {
 
+/// The accumulator types TOSA 1.0 defines for floating-point inputs of
+/// matmul and the convolutions: f16 with f16 or f32, bf16 and f32 with f32.
+/// Another pair (say f16 inputs with a bf16 accumulator, which an annotation
+/// may ask for) is not valid TOSA, and its lowering produces invalid IR.
+bool isTosaAccumulator(FloatType input, FloatType accumulator) {
+  if (input.isF16())
+    return accumulator.isF16() || accumulator.isF32();
+  return accumulator.isF32();
+}
+
 /// Product of the dimensions of a static shaped type, or nullopt.
 std::optional<int64_t> getNumElements(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
@@ -135,6 +145,8 @@ struct ConvModel
                                             ValueRange operands,
                                             FloatType computeType,
                                             FloatType accumulateType) const {
+    if (!isTosaAccumulator(computeType, accumulateType))
+      return failure();
     SmallVector<Value> newOperands =
         rebuildZeroPoints(rewriter, op, operands, 3, computeType);
     rewriter.modifyOpInPlace(op, [&] {
@@ -176,6 +188,8 @@ struct MatMulModel
                                             ValueRange operands,
                                             FloatType computeType,
                                             FloatType accumulateType) const {
+    if (!isTosaAccumulator(computeType, accumulateType))
+      return failure();
     SmallVector<Value> newOperands =
         rebuildZeroPoints(rewriter, op, operands, 2, computeType);
     return amp::detail::rewriteResultsInPlace(op, rewriter, newOperands,

@@ -74,9 +74,9 @@ void mlir::amp::writeConversionReport(llvm::raw_ostream &os, FloatType target,
             break;
           }
           json.object([&] {
-            json.attribute("function", record.function);
-            json.attribute("op", record.opName);
-            json.attribute("loc", record.location);
+            json.attribute("function", function.function);
+            json.attribute("op", record.opName.getStringRef());
+            json.attribute("loc", formatLocation(record.location));
             json.attribute("color", stringifyColor(d.color));
             json.attribute("reason", stringifyReason(d.reason));
             json.attribute("converted", d.lowPrecision);

@@ -15,7 +15,8 @@
 //  - each result whose type changed gets a cast back to its old type, which
 //    all old users are redirected to; a later low-precision user asks the
 //    cache for the low type and gets the new result itself.
-// Casts and constants nobody uses are erased at the end.
+// Casts and constants nobody uses are erased at the end, and so is what a
+// refused rewrite made.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +27,7 @@
 #include "amp/IR/AmpDialect.h"
 #include "amp/Utils/CastUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Dominance.h"
@@ -49,6 +51,11 @@ void ConversionStats::merge(const ConversionStats &other) {
   constantBytesBefore += other.constantBytesBefore;
   constantBytesAfter += other.constantBytesAfter;
   converted += other.converted;
+  unknown += other.unknown;
+  green += other.green;
+  grayLow += other.grayLow;
+  grayHigh += other.grayHigh;
+  red += other.red;
   constants.merge(other.constants);
 }
 
@@ -91,29 +98,126 @@ struct CaptureHandler {
 };
 
 //===----------------------------------------------------------------------===//
-// Casts made by models
+// Tracking the ops the conversion makes
 //===----------------------------------------------------------------------===//
 
-/// Records the float casts inserted during a conversion, wherever they come
-/// from (the cast cache, or a model casting a value its payload captures).
-struct CastRecorder : public RewriterBase::Listener {
+/// An insertion-ordered set of ops that forgets an op when it is erased (see
+/// ConversionListener), so that no pointer to an erased op is followed:
+/// models erase ops (a rolled-back clone with the casts in its payload, casts
+/// that became no-ops), and so does the deduplication of casts.
+class TrackedOps {
+public:
+  bool insert(Operation *op) {
+    auto [it, inserted] = index.try_emplace(op, ops.size());
+    if (inserted)
+      ops.push_back(op);
+    return inserted;
+  }
+  bool contains(Operation *op) const { return index.contains(op); }
+  void forget(Operation *op) {
+    auto it = index.find(op);
+    if (it == index.end())
+      return;
+    ops[it->second] = nullptr;
+    index.erase(it);
+  }
+  /// Slots in insertion order; a forgotten op leaves a null slot.
+  size_t slots() const { return ops.size(); }
+  Operation *operator[](size_t i) const { return ops[i]; }
+  /// The ops not forgotten, in insertion order.
+  SmallVector<Operation *> live() const {
+    SmallVector<Operation *> result;
+    for (Operation *op : ops)
+      if (op)
+        result.push_back(op);
+    return result;
+  }
+
+private:
+  SmallVector<Operation *> ops;
+  DenseMap<Operation *, size_t> index;
+};
+
+LogicalResult verifyInvariantsAndRegions(Operation *op);
+
+/// Rewritten ops with regions (payloads) that verified, remembered by
+/// structure: an op equal to one of them (same name, attributes, properties,
+/// operand and result types, and regions up to the identity of values) is
+/// not verified again. The models of amp change types, not values, and the
+/// verifiers of the ops they rebuild see types, attributes and regions; a
+/// model repeats its layers, whose structured ops cost more to verify than to
+/// rebuild, so a thousand identical layers need one verification, not a
+/// thousand. Erased ops are forgotten.
+class VerifiedOps {
+public:
+  bool contains(Operation *op) {
+    auto it = byHash.find(hash(op));
+    if (it == byHash.end())
+      return false;
+    return llvm::any_of(it->second, [&](Operation *known) {
+      return OperationEquivalence::isEquivalentTo(
+          op, known, sameType, /*markEquivalent=*/nullptr,
+          OperationEquivalence::IgnoreLocations);
+    });
+  }
+  void insert(Operation *op) {
+    unsigned key = hash(op);
+    if (hashes.try_emplace(op, key).second)
+      byHash[key].push_back(op);
+  }
+  void forget(Operation *op) {
+    auto it = hashes.find(op);
+    if (it == hashes.end())
+      return;
+    llvm::erase(byHash[it->second], op);
+    hashes.erase(it);
+  }
+
+private:
+  static unsigned hash(Operation *op) {
+    return OperationEquivalence::computeHash(
+        op, [](Value v) { return hash_value(v.getType()); },
+        OperationEquivalence::ignoreHashValue,
+        OperationEquivalence::IgnoreLocations);
+  }
+  static LogicalResult sameType(Value a, Value b) {
+    return success(a.getType() == b.getType());
+  }
+
+  DenseMap<unsigned, SmallVector<Operation *, 1>> byHash;
+  DenseMap<Operation *, unsigned> hashes;
+};
+
+class CastCache;
+
+/// Sees every op the conversion inserts and erases: records the float casts
+/// inserted, wherever they come from (the cast cache, or a model casting a
+/// value its payload captures), and forgets erased ops in every list that
+/// holds them.
+struct ConversionListener : public RewriterBase::Listener {
   void notifyOperationInserted(Operation *op,
                                OpBuilder::InsertPoint) override {
     if (isFloatCast(op))
       casts.insert(op);
+    if (trial)
+      trial->insert(op);
   }
-  /// A rewrite that was rolled back erases what it made.
-  void notifyOperationErased(Operation *op) override { casts.remove(op); }
-  llvm::SetVector<Operation *> casts;
+  void notifyOperationErased(Operation *op) override;
+
+  TrackedOps casts;
+  VerifiedOps verified;
+  CastCache *cache = nullptr;
+  /// Set during a trial rewrite (see rewriteVerified).
+  TrackedOps *trial = nullptr;
 };
 
 /// Keeps one cast per (value, type): a cast dominated by an equal one is
 /// replaced by it. Casts inside payloads (linalg bodies) are left alone.
-void deduplicateCasts(Operation *root, ArrayRef<Operation *> casts,
+void deduplicateCasts(Operation *root, const TrackedOps &casts,
                       RewriterBase &rewriter) {
   DenseMap<std::pair<Value, Type>, SmallVector<Operation *, 2>> groups;
-  for (Operation *op : casts) {
-    if (!op->getBlock() || isa<MixedPrecisionOpInterface>(op->getParentOp()))
+  for (Operation *op : casts.live()) {
+    if (isa<MixedPrecisionOpInterface>(op->getParentOp()))
       continue;
     groups[{op->getOperand(0), op->getResult(0).getType()}].push_back(op);
   }
@@ -121,14 +225,15 @@ void deduplicateCasts(Operation *root, ArrayRef<Operation *> casts,
   for (auto &[key, members] : groups) {
     if (members.size() < 2)
       continue;
-    for (Operation *op : members) {
-      if (!op->getBlock())
+    // A replaced member is erased: its slot becomes null.
+    for (Operation *&op : members) {
+      if (!op)
         continue;
-      for (Operation *other : members) {
-        if (other == op || !other->getBlock() ||
-            !dominance.properlyDominates(op, other))
+      for (Operation *&other : members) {
+        if (!other || other == op || !dominance.properlyDominates(op, other))
           continue;
         rewriter.replaceOp(other, op->getResults());
+        other = nullptr;
       }
     }
   }
@@ -179,13 +284,13 @@ public:
     if (isRematerializable(def)) {
       result = materializeElementType(rewriter, loc, value, elementType,
                                       /*preferTosa=*/false);
-      rematerialized.insert(def);
-      created.insert(result.getDefiningOp());
+      noteKnown(rematerialized, def);
+      noteKnown(created, result.getDefiningOp());
     } else {
       // tosa.cast in TOSA code: a TOSA producer or a TOSA consumer.
       bool preferTosa = isTosaOp(def) || isTosaOp(consumer);
       result = createFloatCast(rewriter, loc, value, elementType, preferTosa);
-      ownCasts.insert(result.getDefiningOp());
+      noteKnown(ownCasts, result.getDefiningOp());
     }
     if (!def)
       lastArgumentCast[cast<BlockArgument>(value).getOwner()] =
@@ -202,7 +307,7 @@ public:
     rewriter.setInsertionPointAfter(def);
     Value view = createFloatCast(rewriter, def->getLoc(), value, elementType,
                                  isTosaOp(def));
-    ownCasts.insert(view.getDefiningOp());
+    noteKnown(ownCasts, view.getDefiningOp());
     record(value, view);
     return view;
   }
@@ -212,7 +317,7 @@ public:
   void noteInputsOf(Operation *op) {
     auto note = [&](Value value) {
       if (Operation *def = value.getDefiningOp(); isRematerializable(def))
-        rematerialized.insert(def);
+        noteKnown(rematerialized, def);
     };
     for (Value operand : op->getOperands())
       note(operand);
@@ -225,34 +330,138 @@ public:
   }
 
   /// Erases the casts, constants and empty tensors made here, and the
-  /// originals they replaced, that are no longer used.
-  void eraseDead() {
-    auto eraseIfDead = [&](Operation *op) {
-      if (op && op->use_empty() && op->getBlock()) {
-        rewriter.eraseOp(op);
-        return true;
-      }
-      return false;
+  /// originals they replaced, that are no longer used; and then, in turn,
+  /// the casts made here, constants and empty tensors that only they used
+  /// (an empty tensor converted in place whose view was its only user).
+  /// Erases those of `defs` (the producers an op read before it was
+  /// rewritten) that nothing uses any more, and in turn what only they used:
+  /// the FP32 constants, empty tensors and casts a converted op no longer
+  /// reads go while the conversion runs, instead of living until eraseDead
+  /// (peak memory on a big function). Only constants and the ops made here
+  /// are erased now: an op of the function itself (an empty tensor) may be
+  /// one the conversion has not reached yet (blocks need not be in dominance
+  /// order), so it is left to eraseDead. `defs` may name ops erased since:
+  /// only those still in a list are looked at (erasing forgets); no op is
+  /// created meanwhile, so `erased` cannot confuse a new op with an erased
+  /// one.
+  void eraseDeadInputs(ArrayRef<Operation *> defs) {
+    auto now = [&](Operation *op) {
+      return ownCasts.contains(op) || created.contains(op) ||
+             isFloatConstant(op);
     };
+    SmallVector<Operation *> worklist;
+    for (Operation *def : defs)
+      if ((ownCasts.contains(def) || created.contains(def) ||
+           rematerialized.contains(def)) &&
+          now(def))
+        worklist.push_back(def);
+    DenseSet<Operation *> erased;
+    while (!worklist.empty()) {
+      Operation *next = worklist.pop_back_val();
+      if (erased.contains(next) || !next->use_empty())
+        continue;
+      SmallPtrSet<Operation *, 4> inputs;
+      for (Value operand : next->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (!def)
+          continue;
+        if (now(def))
+          inputs.insert(def);
+        else if (isRematerializable(def))
+          noteKnown(rematerialized, def); // For eraseDead.
+      }
+      erased.insert(next);
+      rewriter.eraseOp(next);
+      worklist.append(inputs.begin(), inputs.end());
+    }
+  }
+
+  void eraseDead() {
     // Casts made here may feed each other (f16 <-> bf16 goes through f32):
-    // erase in reverse creation order.
-    for (Operation *op : llvm::reverse(ownCasts.getArrayRef()))
-      eraseIfDead(op);
-    for (Operation *op : llvm::reverse(created.getArrayRef()))
-      eraseIfDead(op);
-    for (Operation *op : llvm::reverse(rematerialized.getArrayRef()))
-      eraseIfDead(op);
+    // erase in reverse creation order. Erasing forgets the op (its slot
+    // becomes null), so the lists are read by index. No op is created
+    // meanwhile, so `erased` cannot confuse a new op with an erased one.
+    DenseSet<Operation *> erased;
+    SmallVector<Operation *> worklist;
+    auto eraseIfDead = [&](Operation *op) {
+      worklist.push_back(op);
+      while (!worklist.empty()) {
+        Operation *next = worklist.pop_back_val();
+        if (erased.contains(next) || !next->use_empty())
+          continue;
+        SmallPtrSet<Operation *, 4> defs;
+        for (Value operand : next->getOperands())
+          if (Operation *def = operand.getDefiningOp();
+              def && (ownCasts.contains(def) || isRematerializable(def)))
+            defs.insert(def);
+        erased.insert(next);
+        rewriter.eraseOp(next);
+        worklist.append(defs.begin(), defs.end());
+      }
+    };
+    for (TrackedOps *list : {&ownCasts, &created, &rematerialized})
+      for (size_t i = list->slots(); i-- > 0;)
+        if (Operation *op = (*list)[i])
+          eraseIfDead(op);
+  }
+
+  /// A converted op's old users read its new result through a widening
+  /// cast made here (a view); those that are casts back to the new result's
+  /// type (the user's own truncf or tosa.cast, now a round trip) read the new
+  /// result itself instead.
+  void foldRoundTrips() {
+    for (size_t i = 0; i < ownCasts.slots(); ++i) {
+      Operation *view = ownCasts[i];
+      if (!view || !isWidening(view))
+        continue;
+      Value low = view->getOperand(0);
+      for (Operation *user : llvm::make_early_inc_range(
+               view->getResult(0).getUsers()))
+        if (getFloatCastSource(user) && user->getResult(0).getType() ==
+                                            low.getType())
+          rewriter.replaceOp(user, low);
+    }
+  }
+
+  /// Makes `op` a candidate of eraseDead.
+  void release(Operation *op) { noteKnown(rematerialized, op); }
+
+  /// Forgets `op`, which is being erased, and the cache entries of its
+  /// results.
+  void forget(Operation *op) {
+    // Most erased ops (payloads, rewritten originals) are unknown here: one
+    // lookup decides.
+    if (!known.erase(op))
+      return;
+    ownCasts.forget(op);
+    created.forget(op);
+    rematerialized.forget(op);
+    if (Block *block = op->getBlock()) {
+      auto last = lastArgumentCast.find(block);
+      if (last != lastArgumentCast.end() && last->second == op)
+        lastArgumentCast.erase(last);
+    }
+    for (Value result : op->getResults()) {
+      Type resultType = getElementTypeOrSelf(result.getType());
+      for (Type type : keyTypes) {
+        auto it = cache.find({result, type});
+        if (it == cache.end())
+          continue;
+        Value other = it->second;
+        cache.erase(it);
+        auto back = cache.find({other, resultType});
+        if (back != cache.end() && back->second == result)
+          cache.erase(back);
+      }
+    }
   }
 
   int64_t countLiveCasts() const {
-    return llvm::count_if(ownCasts, [](Operation *op) {
-      return op->getBlock() && !op->use_empty();
-    });
+    return llvm::count_if(ownCasts.live(),
+                          [](Operation *op) { return !op->use_empty(); });
   }
   int64_t countLiveConstants() const {
-    return llvm::count_if(created, [](Operation *op) {
-      return op->getBlock() && isFloatConstant(op);
-    });
+    return llvm::count_if(created.live(), isFloatConstant);
   }
 
 private:
@@ -262,18 +471,53 @@ private:
     return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth();
   }
 
+  /// Adds `op` to `list`, and to the ops forget() must look at.
+  void noteKnown(TrackedOps &list, Operation *op) {
+    list.insert(op);
+    known.insert(op);
+  }
+
   void record(Value original, Value converted) {
-    cache[{original, getElementTypeOrSelf(converted.getType())}] = converted;
-    cache[{converted, getElementTypeOrSelf(original.getType())}] = original;
+    for (Value value : {original, converted})
+      if (Operation *def = value.getDefiningOp())
+        known.insert(def);
+      else
+        known.insert(cast<BlockArgument>(value).getOwner()->getParentOp());
+    Type originalType = getElementTypeOrSelf(original.getType());
+    Type convertedType = getElementTypeOrSelf(converted.getType());
+    cache[{original, convertedType}] = converted;
+    cache[{converted, originalType}] = original;
+    for (Type type : {originalType, convertedType})
+      if (!llvm::is_contained(keyTypes, type))
+        keyTypes.push_back(type);
   }
 
   RewriterBase &rewriter;
+  /// (value, element type) -> the value with that element type. Every entry
+  /// has its mirror (converted, original type) -> original.
   DenseMap<std::pair<Value, Type>, Value> cache;
-  llvm::SetVector<Operation *> ownCasts;
-  llvm::SetVector<Operation *> created;
-  llvm::SetVector<Operation *> rematerialized;
+  /// The element types used in keys of `cache` (a handful).
+  SmallVector<Type, 4> keyTypes;
+  /// Every op in the lists below, or defining a value of `cache`, or the
+  /// last cast of arguments of a block.
+  DenseSet<Operation *> known;
+  TrackedOps ownCasts;
+  TrackedOps created;
+  TrackedOps rematerialized;
   DenseMap<Block *, Operation *> lastArgumentCast;
 };
+
+void ConversionListener::notifyOperationErased(Operation *op) {
+  // Only casts are in `casts` (a type test spares most erased ops a lookup).
+  if (isa<arith::ExtFOp, arith::TruncFOp, tosa::CastOp>(op))
+    casts.forget(op);
+  if (op->getNumRegions() != 0)
+    verified.forget(op);
+  if (trial)
+    trial->forget(op);
+  if (cache)
+    cache->forget(op);
+}
 
 //===----------------------------------------------------------------------===//
 // Rewriting one op
@@ -283,8 +527,21 @@ private:
 /// custom verifiers, but not dominance, which mlir::verify would check by
 /// recomputing the order of the whole block after every insertion (quadratic
 /// over a function). The rewrite only retypes an op and its payload, so
-/// dominance cannot change.
-LogicalResult verifyLocally(Operation *op) {
+/// dominance cannot change. An op with regions equal to one that verified
+/// (see VerifiedOps) is not verified again.
+LogicalResult verifyLocally(Operation *op, VerifiedOps &verified) {
+  bool remember = op->getNumRegions() != 0;
+  if (remember && verified.contains(op))
+    return success();
+  if (failed(verifyInvariantsAndRegions(op)))
+    return failure();
+  if (remember)
+    verified.insert(op);
+  return success();
+}
+
+/// The verification of verifyLocally.
+LogicalResult verifyInvariantsAndRegions(Operation *op) {
   WalkResult result = op->walk<WalkOrder::PreOrder>([](Operation *nested) {
     if (failed(nested->getName().verifyInvariants(nested)))
       return WalkResult::interrupt();
@@ -300,9 +557,22 @@ LogicalResult verifyLocally(Operation *op) {
   return failure(result.wasInterrupted());
 }
 
+/// While alive, records in `ops` every op inserted through `listener` (a
+/// trial rewrite), so that a failed trial can take back what it made.
+struct TrialScope {
+  TrialScope(ConversionListener &listener) : listener(listener) {
+    listener.trial = &ops;
+  }
+  ~TrialScope() { listener.trial = nullptr; }
+  ConversionListener &listener;
+  TrackedOps ops;
+};
+
 /// Rebuilds `op` through its model and verifies the result. On failure the
-/// IR is as before and `why` says what went wrong.
+/// IR is as before (the op restored, what the model inserted around it
+/// erased) and `why` says what went wrong.
 FailureOr<Operation *> rewriteVerified(Operation *op, RewriterBase &rewriter,
+                                       ConversionListener &listener,
                                        ValueRange operands,
                                        const OpDecision &decision,
                                        std::string &why) {
@@ -314,6 +584,7 @@ FailureOr<Operation *> rewriteVerified(Operation *op, RewriterBase &rewriter,
   FailureOr<Operation *> newOp = failure();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
+  TrialScope trial(listener);
   {
     CaptureScope scope(messages);
     if (auto iface = dyn_cast<MixedPrecisionOpInterface>(op))
@@ -322,24 +593,37 @@ FailureOr<Operation *> rewriteVerified(Operation *op, RewriterBase &rewriter,
     else
       newOp = amp::detail::rewriteResultsInPlace(op, rewriter, operands,
                                             decision.computeType);
-    if (succeeded(newOp) && failed(verifyLocally(*newOp))) {
-      if (*newOp != op) {
+    if (succeeded(newOp) && failed(verifyLocally(*newOp, listener.verified))) {
+      if (*newOp != op)
         rewriter.eraseOp(*newOp);
-      } else {
-        rewriter.modifyOpInPlace(op, [&] {
-          op->setOperands(oldOperands);
-          for (auto [result, type] : llvm::zip(op->getResults(), oldTypes))
-            result.setType(type);
-          op->setAttrs(oldAttrs);
-        });
-      }
       newOp = failure();
     }
   }
-  if (failed(newOp))
-    why = messages.empty() ? "its model cannot compute in these types"
-                           : messages.front();
-  return newOp;
+  if (succeeded(newOp))
+    return newOp;
+
+  // Restore the op (a model may fail after changing it in place, or the
+  // verifier may refuse the change), then erase, last first, what the trial
+  // inserted and nothing uses any more (zero points, empty inits, casts of
+  // captured values).
+  bool changed = !llvm::equal(op->getOperands(), oldOperands) ||
+                 !llvm::equal(op->getResultTypes(), oldTypes) ||
+                 op->getAttrDictionary() != oldAttrs;
+  if (changed) {
+    rewriter.modifyOpInPlace(op, [&] {
+      op->setOperands(oldOperands);
+      for (auto [result, type] : llvm::zip(op->getResults(), oldTypes))
+        result.setType(type);
+      op->setAttrs(oldAttrs);
+    });
+  }
+  for (size_t i = trial.ops.slots(); i-- > 0;)
+    if (Operation *inserted = trial.ops[i];
+        inserted && inserted != op && inserted->use_empty())
+      rewriter.eraseOp(inserted);
+  why = messages.empty() ? "its model cannot compute in these types"
+                         : messages.front();
+  return failure();
 }
 
 /// True if `op` already has the operand and result types its rewrite would
@@ -396,61 +680,90 @@ std::string getFunctionName(Operation *root) {
 // Converting a function
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-mlir::amp::convertToMixedPrecision(Operation *root,
-                                   const MixedPrecisionOptions &options,
-                                   FunctionConversion *result) {
+LogicalResult mlir::amp::convertToMixedPrecision(
+    Operation *root, const MixedPrecisionOptions &options,
+    FunctionConversion *result, ArrayRef<Operation *> disposableCasts) {
   PrecisionPlan plan(root, options);
   if (failed(plan.run()))
     return failure();
 
   FunctionConversion local;
   FunctionConversion &out = result ? *result : local;
-  out.stats.constantBytesBefore = countFloatConstantBytes(root);
-  std::string function = getFunctionName(root);
+  out.function = getFunctionName(root);
+  if (options.countConstantBytes)
+    out.stats.constantBytesBefore = countFloatConstantBytes(root);
 
   CaptureHandler captureHandler(root->getContext());
-  CastRecorder recorder;
-  IRRewriter rewriter(root->getContext(), &recorder);
+  ConversionListener listener;
+  IRRewriter rewriter(root->getContext(), &listener);
   CastCache casts(rewriter);
+  listener.cache = &casts;
+  for (Operation *castOp : disposableCasts)
+    casts.release(castOp);
 
-  for (Operation *op : plan.getOps()) {
-    OpDecision decision = plan.getDecision(op);
-    OpRecord record{function, op->getName().getStringRef().str(),
-                    formatLocation(op->getLoc()), decision};
+  auto addRecord = [&](OpRecord &record) {
+    const OpDecision &d = record.decision;
+    ConversionStats &stats = out.stats;
+    stats.unknown += d.unknown;
+    if (d.color == Color::green && d.lowPrecision)
+      ++stats.green;
+    else if (d.color == Color::gray)
+      ++(d.lowPrecision ? stats.grayLow : stats.grayHigh);
+    else if (d.color == Color::red)
+      ++stats.red;
+    if (options.recordDecisions)
+      out.records.push_back(std::move(record));
+  };
+  if (options.recordDecisions)
+    out.records.reserve(plan.getOps().size());
+  for (auto [planIndex, op] : llvm::enumerate(plan.getOps())) {
+    const OpDecision &decision = plan.getDecision(planIndex);
+    OpRecord record{op->getName(), op->getLoc(), decision};
     if (options.remarks)
       emitDecisionRemark(op, decision);
     if (!decision.lowPrecision) {
-      out.records.push_back(std::move(record));
+      addRecord(record);
       continue;
     }
 
-    SmallVector<Value> operands;
-    for (OpOperand &operand : op->getOpOperands()) {
-      Value value = operand.get();
-      if (plan.isAccumulatorOperand(op, operand))
-        value = casts.get(value, decision.accumulateType, op);
-      else if (plan.isDataOperand(op, operand))
-        value = casts.get(value, decision.computeType, op);
-      operands.push_back(value);
+    // In operand order (casts of block arguments are placed in the order
+    // they are asked for); both lists are sorted.
+    SmallVector<Value> operands(op->getOperands());
+    ArrayRef<unsigned> accumulators = plan.getAccumulatorOperands(planIndex);
+    ArrayRef<unsigned> data = plan.getDataOperands(planIndex);
+    while (!accumulators.empty() || !data.empty()) {
+      bool takeAccumulator =
+          data.empty() ||
+          (!accumulators.empty() && accumulators.front() < data.front());
+      unsigned i = takeAccumulator ? accumulators.front() : data.front();
+      operands[i] = casts.get(operands[i],
+                              takeAccumulator ? decision.accumulateType
+                                              : decision.computeType,
+                              op);
+      (takeAccumulator ? accumulators : data) =
+          (takeAccumulator ? accumulators : data).drop_front();
     }
     if (isAlreadyConverted(op, operands, decision)) {
-      out.records.push_back(std::move(record));
+      addRecord(record);
       continue;
     }
 
     SmallVector<Type> oldTypes(op->getResultTypes());
     casts.noteInputsOf(op);
+    SmallVector<Operation *, 4> inputDefs;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        inputDefs.push_back(def);
     std::string why;
     FailureOr<Operation *> newOp =
-        rewriteVerified(op, rewriter, operands, decision, why);
+        rewriteVerified(op, rewriter, listener, operands, decision, why);
     if (failed(newOp)) {
       op->emitRemark() << "'" << op->getName()
                        << "' stays in FP32: it could not be rebuilt in "
                        << decision.computeType << " (" << why << ")";
       record.decision.lowPrecision = false;
       record.decision.reason = Reason::UnsupportedTypes;
-      out.records.push_back(std::move(record));
+      addRecord(record);
       continue;
     }
 
@@ -470,16 +783,19 @@ mlir::amp::convertToMixedPrecision(Operation *root,
     }
     if (*newOp != op)
       rewriter.eraseOp(op);
+    casts.eraseDeadInputs(inputDefs);
     ++out.stats.converted;
-    out.records.push_back(std::move(record));
+    addRecord(record);
   }
 
-  deduplicateCasts(root, recorder.casts.takeVector(), rewriter);
+  casts.foldRoundTrips();
+  deduplicateCasts(root, listener.casts, rewriter);
   casts.eraseDead();
   out.stats.casts = casts.countLiveCasts();
   out.stats.foldedConstants = casts.countLiveConstants();
   out.stats.constants = plan.getConstantSummary();
-  out.stats.constantBytesAfter = countFloatConstantBytes(root);
+  if (options.countConstantBytes)
+    out.stats.constantBytesAfter = countFloatConstantBytes(root);
 
   return success();
 }
@@ -502,114 +818,167 @@ static SmallVector<Operation *> getCastsDown(BlockArgument arg,
   return result;
 }
 
-int64_t mlir::amp::updatePublicSignatures(Operation *module,
-                                          FloatType target) {
-  int64_t changed = 0;
-  IRRewriter rewriter(module->getContext());
-  SmallVector<FunctionOpInterface> functions;
-  module->walk([&](FunctionOpInterface func) {
-    if (!func.isExternal() &&
-        SymbolTable::getSymbolVisibility(func) ==
-            SymbolTable::Visibility::Public &&
-        func->getParentOp() == module)
-      functions.push_back(func);
-  });
+/// The call sites of `func` in `module`, if every use of its symbol there is
+/// a call whose operands and results match the signature (so that it can be
+/// updated with it). None when a use is something else, or when the uses
+/// cannot be known (an unregistered op with regions may hide some).
+static std::optional<SmallVector<CallOpInterface>>
+getUpdatableCalls(FunctionOpInterface func, Operation *module) {
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(func, module);
+  if (!uses)
+    return std::nullopt;
+  SmallVector<CallOpInterface> calls;
+  for (const SymbolTable::SymbolUse &use : *uses) {
+    auto call = dyn_cast<CallOpInterface>(use.getUser());
+    if (!call || call.getArgOperands().size() != func.getNumArguments() ||
+        call->getNumResults() != func.getNumResults())
+      return std::nullopt;
+    calls.push_back(call);
+  }
+  return calls;
+}
 
-  for (FunctionOpInterface func : functions) {
-    Block &entry = func.getFunctionBody().front();
-    SmallVector<Type> argTypes(func.getArgumentTypes());
-    SmallVector<Type> resultTypes(func.getResultTypes());
-    SmallVector<unsigned> changedArgs, changedResults;
+bool mlir::amp::isSignatureUpdatable(Operation *op, Operation *module) {
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  return func && !func.isExternal() && func->getParentOp() == module &&
+         SymbolTable::getSymbolVisibility(func) ==
+             SymbolTable::Visibility::Public;
+}
 
-    for (BlockArgument arg : entry.getArguments()) {
-      if (!isCastableFloatType(arg.getType()) ||
-          !getElementTypeOrSelf(arg.getType()).isF32() || arg.use_empty())
-        continue;
-      SmallVector<Operation *> castsDown = getCastsDown(arg, target);
-      if (castsDown.empty())
-        continue;
-      arg.setType(castsDown.front()->getResult(0).getType());
-      for (Operation *castOp : castsDown)
-        rewriter.replaceOp(castOp, arg);
-      argTypes[arg.getArgNumber()] = arg.getType();
-      changedArgs.push_back(arg.getArgNumber());
-    }
+int64_t mlir::amp::updatePublicSignature(Operation *op, Operation *module,
+                                         FloatType target,
+                                         RewriterBase::Listener *listener) {
+  if (!isSignatureUpdatable(op, module))
+    return 0;
+  auto func = cast<FunctionOpInterface>(op);
+  IRRewriter rewriter(module->getContext(), listener);
+  Block &entry = func.getFunctionBody().front();
+  SmallVector<Type> argTypes(func.getArgumentTypes());
+  SmallVector<Type> resultTypes(func.getResultTypes());
 
-    SmallVector<Operation *> returns;
-    for (Block &block : func.getFunctionBody())
-      if (Operation *term = block.getTerminator();
-          term && term->hasTrait<OpTrait::ReturnLike>())
-        returns.push_back(term);
-    for (unsigned i = 0, e = resultTypes.size(); i < e && !returns.empty();
-         ++i) {
-      if (!getElementTypeOrSelf(resultTypes[i]).isF32())
-        continue;
-      Type newType;
-      bool all = llvm::all_of(returns, [&](Operation *ret) {
-        Value source = getFloatCastSource(ret->getOperand(i).getDefiningOp());
-        if (!source || getElementTypeOrSelf(source.getType()) != target)
-          return false;
-        if (newType && source.getType() != newType)
-          return false;
-        newType = source.getType();
-        return true;
-      });
-      if (!all)
-        continue;
-      for (Operation *ret : returns) {
-        Operation *castOp = ret->getOperand(i).getDefiningOp();
-        rewriter.modifyOpInPlace(
-            ret, [&] { ret->setOperand(i, castOp->getOperand(0)); });
-        if (castOp->use_empty())
-          rewriter.eraseOp(castOp);
-      }
-      resultTypes[i] = newType;
-      changedResults.push_back(i);
-    }
-    if (changedArgs.empty() && changedResults.empty())
+  // Decide first: the arguments only cast down to the target type, the
+  // results that every return produces by casting up from it.
+  SmallVector<std::pair<unsigned, SmallVector<Operation *>>> newArgs;
+  for (BlockArgument arg : entry.getArguments()) {
+    if (!isCastableFloatType(arg.getType()) ||
+        !getElementTypeOrSelf(arg.getType()).isF32() || arg.use_empty())
       continue;
-    changed += changedArgs.size() + changedResults.size();
-    func.setType(FunctionType::get(module->getContext(), argTypes,
-                                   resultTypes));
-
-    // Call sites inside the module keep their types through casts.
-    std::optional<SymbolTable::UseRange> uses =
-        SymbolTable::getSymbolUses(func, module);
-    if (!uses)
+    SmallVector<Operation *> castsDown = getCastsDown(arg, target);
+    if (castsDown.empty())
       continue;
-    for (const SymbolTable::SymbolUse &use : *uses) {
-      auto call = dyn_cast<CallOpInterface>(use.getUser());
-      if (!call)
-        continue;
-      rewriter.setInsertionPoint(call);
-      DenseMap<Value, Value> narrowed; // One cast per value at this call.
-      for (unsigned i : changedArgs) {
-        if (i >= call.getArgOperands().size())
-          continue;
-        OpOperand &operand = call.getArgOperandsMutable()[i];
-        Value value = operand.get();
-        Value &narrow = narrowed[value];
-        if (!narrow) {
-          Value source = getFloatCastSource(value.getDefiningOp());
-          narrow = source && source.getType() == argTypes[i]
-                       ? source
-                       : createFloatCast(rewriter, call.getLoc(), value,
-                                         target,
-                                         isTosaOp(value.getDefiningOp()));
-        }
-        rewriter.modifyOpInPlace(call, [&] { operand.set(narrow); });
-      }
-      rewriter.setInsertionPointAfter(call);
-      for (unsigned i : changedResults) {
-        Value result = call->getResult(i);
-        Type oldType = result.getType();
-        rewriter.modifyOpInPlace(call, [&] { result.setType(resultTypes[i]); });
-        Value wide = createFloatCast(rewriter, call.getLoc(), result,
-                                     getElementTypeOrSelf(oldType),
-                                     /*preferTosa=*/false);
-        rewriter.replaceAllUsesExcept(result, wide, wide.getDefiningOp());
-      }
+    argTypes[arg.getArgNumber()] = castsDown.front()->getResult(0).getType();
+    newArgs.push_back({arg.getArgNumber(), std::move(castsDown)});
+  }
+
+  SmallVector<Operation *> returns;
+  for (Block &block : func.getFunctionBody())
+    if (Operation *term = block.getTerminator();
+        term && term->hasTrait<OpTrait::ReturnLike>())
+      returns.push_back(term);
+  SmallVector<unsigned> changedResults;
+  for (unsigned i = 0, e = resultTypes.size(); i < e && !returns.empty();
+       ++i) {
+    if (!getElementTypeOrSelf(resultTypes[i]).isF32())
+      continue;
+    Type newType;
+    bool all = llvm::all_of(returns, [&](Operation *ret) {
+      if (ret->getNumOperands() != e)
+        return false;
+      Value source = getFloatCastSource(ret->getOperand(i).getDefiningOp());
+      if (!source || getElementTypeOrSelf(source.getType()) != target)
+        return false;
+      if (newType && source.getType() != newType)
+        return false;
+      newType = source.getType();
+      return true;
+    });
+    if (!all)
+      continue;
+    resultTypes[i] = newType;
+    changedResults.push_back(i);
+  }
+  if (newArgs.empty() && changedResults.empty())
+    return 0;
+
+  // A signature changes only with all of its call sites.
+  std::optional<SmallVector<CallOpInterface>> calls =
+      getUpdatableCalls(func, module);
+  if (!calls) {
+    func->emitRemark() << "keep-io-types=false: the signature of @"
+                       << SymbolTable::getSymbolName(func).getValue()
+                       << " is kept: not all of its uses are calls that can "
+                          "be updated";
+    return 0;
+  }
+
+  for (auto &[index, castsDown] : newArgs) {
+    BlockArgument arg = entry.getArgument(index);
+    arg.setType(argTypes[index]);
+    for (Operation *castOp : castsDown)
+      rewriter.replaceOp(castOp, arg);
+  }
+  for (unsigned i : changedResults) {
+    for (Operation *ret : returns) {
+      Operation *castOp = ret->getOperand(i).getDefiningOp();
+      rewriter.modifyOpInPlace(
+          ret, [&] { ret->setOperand(i, castOp->getOperand(0)); });
+      if (castOp->use_empty())
+        rewriter.eraseOp(castOp);
     }
   }
+  func.setType(
+      FunctionType::get(module->getContext(), argTypes, resultTypes));
+
+  // Call sites inside the module keep their types through casts, which fold
+  // with the casts already there: an argument that is an exact widening
+  // passes its source, a result cast back down is the result itself.
+  for (CallOpInterface call : *calls) {
+    rewriter.setInsertionPoint(call);
+    DenseMap<Value, Value> narrowed; // One cast per value at this call.
+    for (auto &[i, castsDown] : newArgs) {
+      OpOperand &operand = call.getArgOperandsMutable()[i];
+      Value value = operand.get();
+      Value &narrow = narrowed[value];
+      if (!narrow) {
+        Value source = getFloatCastSource(value.getDefiningOp());
+        narrow = source && source.getType() == argTypes[i]
+                     ? source
+                     : createFloatCast(rewriter, call.getLoc(), value, target,
+                                       isTosaOp(value.getDefiningOp()));
+      }
+      rewriter.modifyOpInPlace(call, [&] { operand.set(narrow); });
+    }
+    rewriter.setInsertionPointAfter(call);
+    for (unsigned i : changedResults) {
+      Value result = call->getResult(i);
+      Type oldType = result.getType();
+      rewriter.modifyOpInPlace(call, [&] { result.setType(resultTypes[i]); });
+      Value wide = createFloatCast(rewriter, call.getLoc(), result,
+                                   getElementTypeOrSelf(oldType),
+                                   /*preferTosa=*/false);
+      rewriter.replaceAllUsesExcept(result, wide, wide.getDefiningOp());
+      for (Operation *user : llvm::make_early_inc_range(wide.getUsers()))
+        if (getFloatCastSource(user) &&
+            user->getResult(0).getType() == result.getType())
+          rewriter.replaceOp(user, result);
+      if (wide.use_empty())
+        rewriter.eraseOp(wide.getDefiningOp());
+    }
+  }
+  return newArgs.size() + changedResults.size();
+}
+
+int64_t mlir::amp::updatePublicSignatures(Operation *module,
+                                          FloatType target) {
+  SmallVector<Operation *> functions;
+  for (Region &region : module->getRegions())
+    for (Block &block : region)
+      for (Operation &op : block)
+        if (isSignatureUpdatable(&op, module))
+          functions.push_back(&op);
+  int64_t changed = 0;
+  for (Operation *func : functions)
+    changed += updatePublicSignature(func, module, target);
   return changed;
 }

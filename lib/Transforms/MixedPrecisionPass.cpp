@@ -8,8 +8,9 @@
 // The pass resolves and checks its options once (initialize), then converts:
 //  - on a function: that function;
 //  - on any other op (a module): every function nested in it, in parallel on
-//    the context's thread pool, each with its own state, then the public
-//    signatures (keep-io-types=false), then the report.
+//    the context's thread pool, each with its own state; with
+//    keep-io-types=false in waves, callees first, each wave's public
+//    signatures updated before its callers are converted; then the report.
 // The conversion itself is convertToMixedPrecision (MixedPrecision.cpp).
 //
 //===----------------------------------------------------------------------===//
@@ -18,12 +19,16 @@
 
 #include "ConversionReport.h"
 #include "amp/Transforms/MixedPrecision.h"
+#include "amp/Utils/CastUtils.h"
 #include "amp/Utils/OpNames.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Threading.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/Sequence.h"
 #include "llvm/Support/Error.h"
 
@@ -182,6 +187,8 @@ LogicalResult AmpMixedPrecisionPass::initialize(MLIRContext *ctx) {
     return error() << "invalid gray-strategy '" << grayStrategy
                    << "'; expected one of: fewest-casts, follow";
   resolved.clampConstants = clampConstants;
+  resolved.countConstantBytes = !report.empty();
+  resolved.recordDecisions = !report.empty();
   resolved.keepIOTypes = keepIOTypes;
   resolved.remarks = remarks;
   return success();
@@ -204,19 +211,95 @@ MixedPrecisionOptions AmpMixedPrecisionPass::optionsFor(Operation *op) const {
 
 void AmpMixedPrecisionPass::updateStatistics(
     const FunctionConversion &conversion) {
-  for (const OpRecord &record : conversion.records) {
-    const OpDecision &d = record.decision;
-    if (d.unknown)
-      ++numUnknown;
-    if (d.color == Color::green && d.lowPrecision)
-      ++numGreen;
-    else if (d.color == Color::gray)
-      ++(d.lowPrecision ? numGrayLow : numGrayHigh);
-    else if (d.color == Color::red)
-      ++numRed;
-  }
+  const ConversionStats &stats = conversion.stats;
+  numUnknown += stats.unknown;
+  numGreen += stats.green;
+  numGrayLow += stats.grayLow;
+  numGrayHigh += stats.grayHigh;
+  numRed += stats.red;
   numCasts += conversion.stats.casts;
   numFoldedConstants += conversion.stats.foldedConstants;
+}
+
+/// The float casts that signature updates make at call sites, per calling
+/// function, until that function is converted (its conversion erases those it
+/// leaves unused). Erased casts are forgotten.
+struct CallSiteCasts : public RewriterBase::Listener {
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint) override {
+    if (!isFloatCast(op))
+      return;
+    if (auto func = op->getParentOfType<FunctionOpInterface>())
+      casts[func].insert(op);
+  }
+  void notifyOperationErased(Operation *op) override {
+    if (auto func = op->getParentOfType<FunctionOpInterface>()) {
+      auto it = casts.find(func);
+      if (it != casts.end())
+        it->second.remove(op);
+    }
+  }
+  /// Thread-safe for distinct functions once no update runs: each function
+  /// has its own entry.
+  SmallVector<Operation *> takeCastsIn(Operation *func) {
+    auto it = casts.find(func);
+    if (it == casts.end())
+      return {};
+    return it->second.takeVector();
+  }
+  DenseMap<Operation *, llvm::SetVector<Operation *>> casts;
+};
+
+/// Groups the indices of `functions` in waves, callees before callers: a
+/// function waits for the functions it calls whose signatures may change
+/// (isSignatureUpdatable). A cycle of calls is broken at its first function
+/// in module order.
+static SmallVector<SmallVector<size_t>>
+orderCalleesFirst(Operation *root, ArrayRef<Operation *> functions) {
+  DenseMap<Operation *, size_t> index;
+  for (auto [i, func] : llvm::enumerate(functions))
+    index[func] = i;
+  SymbolTableCollection symbolTables;
+  SmallVector<SmallVector<size_t>> callers(functions.size());
+  SmallVector<unsigned> waitingFor(functions.size(), 0);
+  for (auto [i, func] : llvm::enumerate(functions)) {
+    llvm::SmallDenseSet<size_t> callees;
+    func->walk([&](CallOpInterface call) {
+      Operation *callee = call.resolveCallableInTable(&symbolTables);
+      auto it = callee ? index.find(callee) : index.end();
+      if (it != index.end() && it->second != i &&
+          isSignatureUpdatable(callee, root) && callees.insert(it->second).second)
+        callers[it->second].push_back(i);
+    });
+    waitingFor[i] = callees.size();
+  }
+  SmallVector<SmallVector<size_t>> waves;
+  SmallVector<bool> done(functions.size(), false);
+  SmallVector<size_t> ready;
+  for (size_t i = 0; i < functions.size(); ++i)
+    if (waitingFor[i] == 0)
+      ready.push_back(i);
+  size_t remaining = functions.size(), nextUndone = 0;
+  while (remaining) {
+    if (ready.empty()) { // A cycle: take the first function not done.
+      while (done[nextUndone])
+        ++nextUndone;
+      ready.push_back(nextUndone);
+    }
+    SmallVector<size_t> wave = std::move(ready);
+    ready.clear();
+    for (size_t i : wave) {
+      done[i] = true;
+      --remaining;
+    }
+    for (size_t i : wave)
+      for (size_t caller : callers[i])
+        if (!done[caller] && waitingFor[caller] && --waitingFor[caller] == 0)
+          ready.push_back(caller);
+    llvm::sort(ready);
+    waves.push_back(std::move(wave));
+  }
+  return waves;
 }
 
 void AmpMixedPrecisionPass::runOnOperation() {
@@ -266,23 +349,35 @@ void AmpMixedPrecisionPass::runOnOperation() {
   for (Operation *func : functions)
     options.push_back(optionsFor(func));
 
-  LogicalResult converted = success();
+  CallSiteCasts callSiteCasts;
+  // With keep-io-types, all at once. Without, in waves, callees before
+  // callers: a wave's public signatures change (and their call sites) before
+  // its callers are converted, so that these see the new types and a second
+  // run has nothing left to do.
+  SmallVector<SmallVector<size_t>> waves =
+      keepIOTypes ? SmallVector<SmallVector<size_t>>{llvm::to_vector(
+                        llvm::seq<size_t>(0, functions.size()))}
+                  : orderCalleesFirst(root, functions);
   {
     ParallelDiagnosticHandler diagHandler(ctx);
-    converted = failableParallelForEach(
-        ctx, llvm::seq<size_t>(0, functions.size()), [&](size_t i) {
-          diagHandler.setOrderIDForThread(i);
-          LogicalResult result =
-              convertToMixedPrecision(functions[i], options[i], &conversions[i]);
-          diagHandler.eraseOrderIDForThread();
-          return result;
-        });
+    for (ArrayRef<size_t> wave : waves) {
+      LogicalResult converted =
+          failableParallelForEach(ctx, wave, [&](size_t i) {
+            diagHandler.setOrderIDForThread(i);
+            LogicalResult result = convertToMixedPrecision(
+                functions[i], options[i], &conversions[i],
+                callSiteCasts.takeCastsIn(functions[i]));
+            diagHandler.eraseOrderIDForThread();
+            return result;
+          });
+      if (failed(converted))
+        return signalPassFailure();
+      if (!keepIOTypes)
+        for (size_t i : wave)
+          (void)updatePublicSignature(functions[i], root, resolved.target,
+                                      &callSiteCasts);
+    }
   }
-  if (failed(converted))
-    return signalPassFailure();
-
-  if (!keepIOTypes)
-    (void)updatePublicSignatures(root, resolved.target);
 
   for (const FunctionConversion &conversion : conversions)
     updateStatistics(conversion);
@@ -295,7 +390,8 @@ void AmpMixedPrecisionPass::runOnOperation() {
         });
     if (error) {
       emitError(root->getLoc())
-          << "cannot write the report: " << llvm::toString(std::move(error));
+          << "cannot write the report to '" << report
+          << "': " << llvm::toString(std::move(error));
       return signalPassFailure();
     }
   }

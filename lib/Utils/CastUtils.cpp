@@ -109,6 +109,14 @@ Value mlir::amp::materializeElementType(OpBuilder &b, Location loc,
   if (getElementTypeOrSelf(value.getType()) == elementType)
     return value;
   Operation *def = value.getDefiningOp();
+  // Narrowing an exact widening back gives its source: no round trip.
+  if (Value source = getFloatCastSource(def)) {
+    Type sourceElt = getElementTypeOrSelf(source.getType());
+    if (sourceElt == elementType &&
+        sourceElt.getIntOrFloatBitWidth() <
+            getElementTypeOrSelf(value.getType()).getIntOrFloatBitWidth())
+      return source;
+  }
   if (isFloatConstant(def) && isa<FloatType>(elementType)) {
     Attribute attr;
     (void)matchPattern(value, m_Constant(&attr));

@@ -1,5 +1,6 @@
 // The stock mlir-opt of LLVM 22 loads amp as a dialect plugin and a pass
 // plugin, and runs an amp pass inside a textual pipeline.
+// REQUIRES: plugin-host
 // RUN: %mlir-opt %s --load-dialect-plugin=%amp_plugin --load-pass-plugin=%amp_plugin \
 // RUN:   --pass-pipeline="builtin.module(canonicalize,amp-mixed-precision{target-type=bf16},cse)" | FileCheck %s
 // The dialect's verifier and parser work in the plugin too.

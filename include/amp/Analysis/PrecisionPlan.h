@@ -35,6 +35,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <vector>
+
 namespace mlir {
 namespace amp {
 
@@ -68,6 +70,13 @@ struct MixedPrecisionOptions {
   bool keepIOTypes = true;
   /// Emit a remark for every decision, not only for unknown ops.
   bool remarks = false;
+  /// Count the bytes of float constants before and after the conversion
+  /// (ConversionStats::constantBytes*, for the report): two walks of the
+  /// function.
+  bool countConstantBytes = true;
+  /// Keep the decision for every op (FunctionConversion::records, for the
+  /// report); the counts in ConversionStats are kept either way.
+  bool recordDecisions = true;
 };
 
 /// The decision for one op.
@@ -98,13 +107,24 @@ public:
 
   /// The decision for an op of getOps().
   const OpDecision &getDecision(Operation *op) const {
-    return infos.find(op)->second.decision;
+    return infos[*findIndex(op)].decision;
   }
+  /// The decision for getOps()[i].
+  const OpDecision &getDecision(size_t i) const { return infos[i].decision; }
 
   /// True if `operand` of the low-precision op `op` is converted to the
   /// compute type, or to the accumulation type if `isAccumulator`.
   bool isDataOperand(Operation *op, OpOperand &operand) const;
   bool isAccumulatorOperand(Operation *op, OpOperand &operand) const;
+
+  /// The operand numbers of the data operands / accumulator operands of
+  /// getOps()[i], as isDataOperand and isAccumulatorOperand decide.
+  ArrayRef<unsigned> getDataOperands(size_t i) const {
+    return infos[i].dataOperands;
+  }
+  ArrayRef<unsigned> getAccumulatorOperands(size_t i) const {
+    return infos[i].accumulatorOperands;
+  }
 
   /// Range summary of the float constants consumed in low precision.
   const RangeSummary &getConstantSummary() const { return constantSummary; }
@@ -112,13 +132,27 @@ public:
 private:
   struct OpInfo {
     OpDecision decision;
-    /// Float (f32) values the op reads as data: data operands, then values
-    /// captured by its payload regions.
-    SmallVector<Value, 4> dataInputs;
+    /// Operand numbers of the data operands (the first of dataInputs).
+    SmallVector<unsigned, 4> dataOperands;
     /// Operand numbers of accumulator operands.
     SmallVector<unsigned, 1> accumulatorOperands;
     /// Set when the decision must not change in the backward sweep.
     bool pinned = false;
+  };
+  /// What only planning reads about an op (freed when planning is done).
+  struct OpInputs {
+    /// Float (f32) values the op reads as data: data operands, then values
+    /// captured by its payload regions.
+    SmallVector<Value, 4> dataInputs;
+    /// The float constants inside the op's payload regions.
+    SmallVector<Operation *, 0> payloadConstants;
+  };
+  /// An op that reads FP32 values, for use counting.
+  struct Reader {
+    Operation *op;
+    SmallVector<Value, 4> reads;
+    /// Its index in `ops`, or -1 if it does not take part.
+    int info = -1;
   };
   struct ValueState {
     /// A low-precision consumer can read the value in the target type
@@ -132,6 +166,9 @@ private:
 
   void collect(Region &region);
   void collectOp(Operation *op);
+  void addOp(Operation *op, OpInfo &&info, OpInputs &&in, Reader *reader);
+  /// The index in `ops` of `op`, if it takes part.
+  std::optional<unsigned> findIndex(Operation *op) const;
   LogicalResult colorOps();
   void applySkipLayers();
   LogicalResult assignPrecisions();
@@ -147,11 +184,17 @@ private:
 
   Operation *root;
   const MixedPrecisionOptions &options;
+  /// The ops that take part, and their infos (same index).
   SmallVector<Operation *> ops;
+  SmallVector<OpInfo> infos;
+  /// std::vector, not SmallVector: these are freed after planning (a
+  /// SmallVector keeps its buffer when assigned an empty one).
+  std::vector<OpInputs> inputs;
+  /// Built on the first query by op (the conversion queries by index).
+  mutable llvm::DenseMap<Operation *, unsigned> index;
   /// Every op whose operands are read in the function (for use counting),
   /// including the non-participating ones, with the values it reads.
-  SmallVector<std::pair<Operation *, SmallVector<Value, 4>>> readers;
-  llvm::DenseMap<Operation *, OpInfo> infos;
+  std::vector<Reader> readers;
   llvm::DenseMap<Value, ValueState> values;
   llvm::DenseMap<Operation *, bool> constantFitCache;
   RangeSummary constantSummary;

@@ -16,16 +16,18 @@
 
 #include "amp/Analysis/PrecisionPlan.h"
 
+#include "mlir/IR/PatternMatch.h"
+
 #include <string>
 
 namespace mlir {
 namespace amp {
 
-/// The decision for one op, as written to the report.
+/// The decision for one op, as written to the report (which formats the
+/// location only then: most conversions write no report).
 struct OpRecord {
-  std::string function;
-  std::string opName;
-  std::string location;
+  OperationName opName;
+  Location location;
   OpDecision decision;
 };
 
@@ -37,6 +39,10 @@ struct ConversionStats {
   int64_t constantBytesAfter = 0;
   /// Ops rewritten to low precision (green and gray).
   int64_t converted = 0;
+  /// Decisions, as the pass's statistics count them: ops without a color of
+  /// their own, green ops in low precision, gray ops in low and in high
+  /// precision, red ops.
+  int64_t unknown = 0, green = 0, grayLow = 0, grayHigh = 0, red = 0;
   RangeSummary constants;
 
   void merge(const ConversionStats &other);
@@ -44,6 +50,8 @@ struct ConversionStats {
 
 /// What converting one function produced.
 struct FunctionConversion {
+  /// The function's symbol name (its op name if it has none).
+  std::string function;
   SmallVector<OpRecord> records;
   ConversionStats stats;
 };
@@ -51,16 +59,34 @@ struct FunctionConversion {
 /// Converts the ops nested in `root` (usually a function) to mixed precision
 /// as `options` say, keeping the types of its block arguments and results.
 /// Fails only after emitting an error (see PrecisionPlan::run). Ops a model
-/// cannot rewrite stay in FP32 with a remark.
-LogicalResult convertToMixedPrecision(Operation *root,
-                                      const MixedPrecisionOptions &options,
-                                      FunctionConversion *result = nullptr);
+/// cannot rewrite stay in FP32 with a remark. `disposableCasts`, casts in
+/// `root` made by the caller (at call sites whose callee's signature
+/// changed), are erased if the conversion leaves them unused.
+LogicalResult
+convertToMixedPrecision(Operation *root, const MixedPrecisionOptions &options,
+                        FunctionConversion *result = nullptr,
+                        ArrayRef<Operation *> disposableCasts = {});
 
 /// For keep-io-types=false: gives the arguments and results of the public
 /// functions nested in `module` the type `target` where that removes a cast
 /// (an argument only cast down, a result only cast up), and updates the call
 /// sites in `module`. Returns the number of arguments and results changed.
+/// A signature is kept (with a remark) when some use of the function in
+/// `module` is not a call that can be updated.
 int64_t updatePublicSignatures(Operation *module, FloatType target);
+
+/// True if updatePublicSignatures may change the signature of `op`: a public
+/// function with a body, directly in `module`.
+bool isSignatureUpdatable(Operation *op, Operation *module);
+
+/// updatePublicSignatures for the single function `op`, so that callers
+/// can be converted after their callees' signatures changed (they then need
+/// no second conversion). `listener` sees the ops it inserts (the casts at
+/// call sites, which the conversion of a caller may leave unused) and
+/// erases.
+int64_t updatePublicSignature(Operation *op, Operation *module,
+                              FloatType target,
+                              RewriterBase::Listener *listener = nullptr);
 
 } // namespace amp
 } // namespace mlir

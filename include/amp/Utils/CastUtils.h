@@ -57,7 +57,8 @@ Value createConstantLike(OpBuilder &b, Operation *constOp, TypedAttr value);
 Value createEmptyLike(OpBuilder &b, Location loc, Value like,
                       Type elementType);
 
-/// Returns `value` with element type `elementType`: itself if it has it, a
+/// Returns `value` with element type `elementType`: itself if it has it, the
+/// source of an exact widening from `elementType` (never a round trip), a
 /// new constant for a float constant (values out of range are clamped), a new
 /// tensor.empty for a tensor.empty, otherwise a cast (see createFloatCast,
 /// which `preferTosa` steers).

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Compile time and memory of --amp-mixed-precision at scale.
+
+For each model family (gen_model.py: mlp, conv, transformer) and each size,
+writes the model once, then runs amp-compile-bench (tools/amp-compile-bench)
+in separate processes:
+
+  parse    parse + verify alone;
+  pass     parse + verify + amp-mixed-precision + verify.
+
+Times are CPU seconds of the process (single-threaded MLIR context: the
+machine may be shared, and CPU time does not count waiting); the best of
+--repeat runs is kept. The peak RSS is the process's maximum resident set
+(getrusage). The pass's own time is compared with parsing (ratio pass/parse)
+and per op across sizes; its peak memory with that of parsing alone.
+
+Usage:
+  bench/compile/run.py --build build [--sizes 1000,10000,100000,1000000]
+                       [--families mlp,conv,transformer] [--repeat 3]
+                       [--work /tmp/amp-compile] [--markdown table.md]
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PIPELINE = "builtin.module(func.func(amp-mixed-precision))"
+
+
+def generate(family, ops, path):
+    if os.path.exists(path):
+        return
+    subprocess.run([sys.executable, os.path.join(HERE, "gen_model.py"),
+                    "--family", family, "--ops", str(ops), "-o", path + ".tmp"],
+                   check=True, stderr=subprocess.DEVNULL)
+    os.replace(path + ".tmp", path)
+
+
+def measure(tool, model, pipeline, repeat):
+    """Best of `repeat` runs (by CPU time of the measured phases)."""
+    best = None
+    for _ in range(repeat):
+        cmd = [tool, model] + (["--pipeline=" + pipeline] if pipeline else [])
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True)
+        result = json.loads(out.stdout)
+        key = result["parse_cpu_s"] + result["pass_cpu_s"]
+        if best is None or key < best[0]:
+            best = (key, result)
+        # Peak memory does not depend on the run: keep the largest seen.
+        best[1]["peak_rss_kb"] = max(best[1]["peak_rss_kb"],
+                                     result["peak_rss_kb"])
+    return best[1]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--build", default="build")
+    parser.add_argument("--sizes", default="1000,10000,100000,1000000")
+    parser.add_argument("--families", default="mlp,conv,transformer")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="runs per measurement below 1M ops (1M: one)")
+    parser.add_argument("--work", default="/tmp/amp-compile-bench")
+    parser.add_argument("--markdown", help="also write the table here")
+    args = parser.parse_args()
+
+    tool = os.path.join(args.build, "bin", "amp-compile-bench")
+    os.makedirs(args.work, exist_ok=True)
+    header = ("| family | ops | parse s | pass s | pass/parse | parse µs/op | "
+              "pass µs/op | verify after s | RSS parse MB | RSS pass MB | "
+              "RSS ratio |")
+    lines = [header, "|" + "---|" * (header.count("|") - 1)]
+    print("\n".join(lines), flush=True)
+    rows = []
+    for family in args.families.split(","):
+        for size in map(int, args.sizes.split(",")):
+            model = os.path.join(args.work, f"{family}-{size}.mlir")
+            generate(family, size, model)
+            repeat = args.repeat if size < 1000000 else 1
+            parse = measure(tool, model, None, repeat)
+            full = measure(tool, model, PIPELINE, repeat)
+            ops = parse["ops"]
+            parse_s = parse["parse_cpu_s"]
+            pass_s = full["pass_cpu_s"]
+            row = {
+                "family": family, "ops": ops, "ops_after": full["ops_after"],
+                "parse_s": parse_s, "pass_s": pass_s,
+                "verify_after_s": full["verify_after_cpu_s"],
+                "ratio": pass_s / parse_s,
+                "parse_us_per_op": parse_s / ops * 1e6,
+                "pass_us_per_op": pass_s / ops * 1e6,
+                "rss_parse_mb": parse["peak_rss_kb"] / 1024,
+                "rss_pass_mb": full["peak_rss_kb"] / 1024,
+            }
+            row["rss_ratio"] = row["rss_pass_mb"] / row["rss_parse_mb"]
+            rows.append(row)
+            line = ("| {family} | {ops} | {parse_s:.3f} | {pass_s:.3f} | "
+                    "{ratio:.2f} | {parse_us_per_op:.2f} | "
+                    "{pass_us_per_op:.2f} | {verify_after_s:.3f} | "
+                    "{rss_parse_mb:.0f} | {rss_pass_mb:.0f} | "
+                    "{rss_ratio:.2f} |").format(**row)
+            lines.append(line)
+            print(line, flush=True)
+            if size >= 1000000:
+                os.remove(model)  # ~100 MB each
+    with open(os.path.join(args.work, "results.json"), "w") as f:
+        json.dump(rows, f, indent=1)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,3 @@
+
+// expect{{expected #r <re}}>d
+func.func
