@@ -154,6 +154,35 @@ def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
   ];
 }
 
+def AmpGPUExternDynamicSharedPass : Pass<"amp-gpu-extern-dynamic-shared"> {
+  let summary = "Declare the dynamic shared memory of GPU kernels as external "
+                "(.extern .shared) so that it follows the static variables";
+  let description = [{
+    The NVVM lowering of `gpu.dynamic_shared_memory` defines a zero-sized
+    `llvm.mlir.global internal` array in address space 3. The NVPTX back end
+    demotes such a global into the kernel as a one-byte static variable
+    (`.shared .align 16 .b8 __dynamic_shmem__0;`), so that kernels address
+    their dynamic shared memory from the start of the static variables: on
+    hardware it overlaps any other shared variable (the wgmma kernel's
+    mbarriers) and ends past the memory the launch provides. This pass makes
+    every zero-sized, uninitialized address-space-3 global external, which
+    NVPTX prints as `.extern .shared .align 16 .b8 __dynamic_shmem__0[];`:
+    the dynamic shared memory, placed after the static variables. Found by
+    running the wgmma kernel on amp's PTX emulator (TMA data overwrote the
+    mbarriers).
+
+    Example:
+
+    ```mlir
+    // amp-opt --pass-pipeline="builtin.module(gpu.module(amp-gpu-extern-dynamic-shared))"
+    llvm.mlir.global internal @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    // becomes
+    llvm.mlir.global external @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def AmpGPUParallelLoopsToLaunchPass : Pass<"amp-gpu-parallel-loops-to-launch"> {
   let summary = "Map every outermost host scf.parallel to a flat 1-D "
                 "gpu.launch";

@@ -1,0 +1,137 @@
+//===- Float.cpp - PTX floating-point formats and rounding ----------------===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Rounding to the 16-bit formats and from integers, in every PTX rounding
+// mode, by integer arithmetic on the significand (no dependence on the host's
+// floating-point environment).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Float.h"
+
+namespace amp {
+namespace emu {
+
+/// Whether a value with integral part `n` and fraction `frac` (in units of
+/// the last place, 0 <= frac < 1) rounds its magnitude up in `mode`.
+static bool roundsUp(uint64_t n, double frac, bool negative, Rounding mode) {
+  if (frac == 0.0)
+    return false;
+  switch (mode) {
+  case Rounding::Zero:
+    return false;
+  case Rounding::Down:
+    return negative;
+  case Rounding::Up:
+    return !negative;
+  case Rounding::NearestAway:
+    return frac >= 0.5;
+  default: // nearest even
+    return frac > 0.5 || (frac == 0.5 && (n & 1));
+  }
+}
+
+namespace {
+struct HalfTable {
+  float values[65536];
+  HalfTable() {
+    for (uint32_t h = 0; h < 65536; ++h)
+      values[h] = halfToFloatExact(static_cast<uint16_t>(h));
+  }
+};
+} // namespace
+
+float halfToFloat(uint16_t h) {
+  static const HalfTable table;
+  return table.values[h];
+}
+
+uint16_t roundDoubleTo16(double x, int mantBits, int expBits, Rounding mode,
+                         bool satFinite) {
+  uint16_t sign = std::signbit(x) ? uint16_t(1u << 15) : uint16_t(0);
+  uint16_t expMask = uint16_t(((1u << expBits) - 1) << mantBits);
+  uint16_t maxFinite = uint16_t(expMask - (1u << mantBits) + ((1u << mantBits) - 1));
+  if (std::isnan(x))
+    return uint16_t(0x7fff);
+  bool negative = sign != 0;
+  auto overflow = [&]() -> uint16_t {
+    bool toInf = !satFinite && (mode == Rounding::Default ||
+                                mode == Rounding::NearestEven ||
+                                mode == Rounding::NearestAway ||
+                                (mode == Rounding::Up && !negative) ||
+                                (mode == Rounding::Down && negative));
+    return sign | (toInf ? expMask : maxFinite);
+  };
+  double a = std::fabs(x);
+  if (a == 0.0)
+    return sign;
+  if (std::isinf(a))
+    return satFinite ? uint16_t(sign | maxFinite) : uint16_t(sign | expMask);
+  int bias = (1 << (expBits - 1)) - 1;
+  int emin = 1 - bias;
+  int ex;
+  std::frexp(a, &ex); // a = m * 2^ex, m in [0.5, 1)
+  int e = ex - 1;
+  if (e > bias)
+    return overflow();
+  int quantumExp = (e < emin ? emin : e) - mantBits;
+  double scaled = std::ldexp(a, -quantumExp); // < 2^(mantBits+1): exact
+  double intPart = std::floor(scaled);
+  uint64_t n = static_cast<uint64_t>(intPart);
+  if (roundsUp(n, scaled - intPart, negative, mode))
+    ++n;
+  uint64_t bits;
+  if (e < emin) {
+    bits = n; // subnormal; n == 2^mantBits is the smallest normal
+  } else {
+    bits = (uint64_t(e + bias) << mantBits) + (n - (uint64_t(1) << mantBits));
+  }
+  if (bits >= expMask)
+    return overflow();
+  return uint16_t(sign | bits);
+}
+
+double roundIntegerToFloat(uint64_t u, bool negative, int mantBits,
+                           Rounding mode) {
+  if (u == 0)
+    return negative ? -0.0 : 0.0;
+  int length = 64 - __builtin_clzll(u);
+  double magnitude;
+  if (length <= mantBits) {
+    magnitude = static_cast<double>(u);
+  } else {
+    int shift = length - mantBits;
+    uint64_t n = u >> shift;
+    uint64_t rem = u & ((uint64_t(1) << shift) - 1);
+    uint64_t half = uint64_t(1) << (shift - 1);
+    bool up;
+    switch (mode) {
+    case Rounding::Zero:
+      up = false;
+      break;
+    case Rounding::Down:
+      up = negative && rem != 0;
+      break;
+    case Rounding::Up:
+      up = !negative && rem != 0;
+      break;
+    case Rounding::NearestAway:
+      up = rem >= half;
+      break;
+    default:
+      up = rem > half || (rem == half && (n & 1));
+      break;
+    }
+    if (up)
+      ++n;
+    magnitude = std::ldexp(static_cast<double>(n), shift);
+  }
+  return negative ? -magnitude : magnitude;
+}
+
+} // namespace emu
+} // namespace amp

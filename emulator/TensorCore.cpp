@@ -1,0 +1,427 @@
+//===- TensorCore.cpp - ldmatrix, mma.sync and wgmma ----------------------===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The warp-collective matrix instructions, with the fragment layouts of the
+// PTX ISA:
+//
+//  - ldmatrix / stmatrix .m8n8 (.x1/.x2/.x4, .trans): lane i supplies the
+//    address of row i % 8 of matrix i / 8; lane l receives elements
+//    (l / 4, 2 * (l % 4) + {0, 1}) of each matrix (transposed with .trans).
+//  - mma.sync.aligned.m16n8k16 / m16n8k8 .row.col with f16/bf16 inputs and
+//    f32 (or f16) accumulators: groupID g = lane / 4, t = lane % 4;
+//    A element a_i at row g + 8 * ((i / 2) % 2), column 2t + i % 2 +
+//    8 * (i / 4); B element b_i at row 2t + i % 2 + 8 * (i / 2), column g;
+//    C/D element c_i at row g + 8 * (i / 2), column 2t + i % 2.
+//  - wgmma.mma_async.m64nNk16 (sm_90a): the warpgroup computes a 64xN tile,
+//    warp w of the warpgroup rows 16w..16w+15 with the C/D layout of
+//    m16n8 repeated over N / 8 column blocks; A and B come from shared
+//    memory through matrix descriptors (start address, leading and stride
+//    byte offsets, swizzle mode) in the canonical K-major and MN-major
+//    layouts, with 32/64/128-byte swizzling applied to address bits
+//    [4, 4 + log2(swizzle / 16)) from bits [7, ...). A may come from
+//    registers instead (the mma.sync A layout per warp).
+//
+// Products of 16-bit inputs are exact in f32; sums are accumulated in f32 in
+// K order (hardware keeps at least this precision).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Executor.h"
+
+#include <cstring>
+
+namespace amp {
+namespace emu {
+
+namespace {
+
+float inputValue(uint16_t bits, Type t) {
+  return t == Type::BF16 ? bfloatToFloat(bits) : halfToFloat(bits);
+}
+
+/// Element i (16 bits) of a fragment held in 32-bit registers `regs`.
+uint16_t half(const uint64_t *const *regs, int i, int lane) {
+  return static_cast<uint16_t>(regs[i / 2][lane] >> (16 * (i % 2)));
+}
+
+} // namespace
+
+/// The byte offset of element (mn, k) of a shared-memory matrix operand of
+/// wgmma, described by a matrix descriptor, before the address swizzle.
+uint32_t wgmmaElementOffset(uint64_t desc, bool mnMajor, uint32_t elemBytes,
+                            uint32_t mn, uint32_t k) {
+  uint32_t lbo = static_cast<uint32_t>((desc >> 16) & 0x3fff) << 4;
+  uint32_t sbo = static_cast<uint32_t>((desc >> 32) & 0x3fff) << 4;
+  uint32_t mode = static_cast<uint32_t>(desc >> 62) & 3;
+  uint32_t swizzleBytes = mode == 1 ? 128 : mode == 2 ? 64 : mode == 3 ? 32 : 0;
+  uint32_t t = 16 / elemBytes; // elements per 16 bytes
+  if (!mnMajor) {
+    if (!swizzleBytes)
+      return (mn % 8) * 16 + (mn / 8) * sbo + (k % t) * elemBytes +
+             (k / t) * lbo;
+    return (mn % 8) * swizzleBytes + (mn / 8) * sbo + k * elemBytes;
+  }
+  if (!swizzleBytes)
+    return (mn % t) * elemBytes + (mn / t) * sbo + (k % 8) * 16 +
+           (k / 8) * lbo;
+  uint32_t atom = swizzleBytes / elemBytes; // elements along MN per row
+  return (mn % atom) * elemBytes + (mn / atom) * lbo + (k % 8) * swizzleBytes +
+         (k / 8) * sbo;
+}
+
+/// Applies the swizzle of a descriptor (or a TMA map) to a shared address.
+uint32_t swizzleAddress(uint32_t address, uint32_t swizzleBytes) {
+  switch (swizzleBytes) {
+  case 128:
+    return address ^ (((address >> 7) & 7) << 4);
+  case 64:
+    return address ^ (((address >> 7) & 3) << 4);
+  case 32:
+    return address ^ (((address >> 7) & 1) << 4);
+  default:
+    return address;
+  }
+}
+
+void Launch::executeTensorCore(Warp &w, const Instruction &in, uint32_t mask) {
+  int leader = __builtin_ctz(mask);
+  if (in.op == Op::WgmmaFence) {
+    w.fenced = true;
+    return;
+  }
+  if (in.op == Op::WgmmaCommit) {
+    w.wgmmaGroups.push_back(std::move(w.wgmmaOpen));
+    w.wgmmaOpen = WgmmaGroup();
+    w.wgmmaOpenUsed = false;
+    return;
+  }
+  if (in.op == Op::WgmmaWait) {
+    uint32_t keep = static_cast<uint32_t>(read(w, in.ops[0], leader));
+    retireWgmma(w, keep);
+    w.fenced = false;
+    return;
+  }
+  if (mask != 0xffffffffu) {
+    fail(LaunchError::LaunchFailed, w, leader,
+         "a warp-collective matrix instruction executed by " +
+             std::to_string(__builtin_popcount(mask)) +
+             " lanes (.sync.aligned needs all 32)");
+    return;
+  }
+
+  if (in.op == Op::Ldmatrix || in.op == Op::Stmatrix) {
+    bool load = in.op == Op::Ldmatrix;
+    int count = in.m;
+    bool trans = in.flags & kTrans;
+    const Operand &addrOp = in.ops[load ? 1 : 0];
+    const Operand &regs = in.ops[load ? 0 : 1];
+    if (regs.kind != OperandKind::Vector || regs.count != count) {
+      fail(LaunchError::IllegalInstruction, w, leader,
+           "ldmatrix/stmatrix register count does not match .x" +
+               std::to_string(count));
+      return;
+    }
+    for (int mi = 0; mi < count; ++mi) {
+      uint16_t matrix[8][8];
+      uint8_t *rows[8];
+      for (int r = 0; r < 8; ++r) {
+        int lane = mi * 8 + r;
+        uint64_t a = address(w, addrOp, lane);
+        Space space = in.space;
+        rows[r] = access(w, lane, space, a, 16,
+                         load ? Access::Read : Access::Write, 16);
+        if (!rows[r])
+          return;
+        if (load)
+          std::memcpy(matrix[r], rows[r], 16);
+      }
+      const Operand &reg = kernel.pool[regs.first + mi];
+      for (int l = 0; l < kWarpSize; ++l) {
+        int g = l / 4, q = l % 4;
+        if (load) {
+          uint16_t lo = trans ? matrix[2 * q][g] : matrix[g][2 * q];
+          uint16_t hi = trans ? matrix[2 * q + 1][g] : matrix[g][2 * q + 1];
+          write(w, reg, l, static_cast<uint64_t>(lo) | (uint64_t(hi) << 16));
+        } else {
+          uint64_t v = read(w, reg, l);
+          uint16_t lo = static_cast<uint16_t>(v), hi = static_cast<uint16_t>(v >> 16);
+          if (trans) {
+            matrix[2 * q][g] = lo;
+            matrix[2 * q + 1][g] = hi;
+          } else {
+            matrix[g][2 * q] = lo;
+            matrix[g][2 * q + 1] = hi;
+          }
+        }
+      }
+      if (!load)
+        for (int r = 0; r < 8; ++r)
+          std::memcpy(rows[r], matrix[r], 16);
+    }
+    return;
+  }
+
+  if (in.op == Op::Mma) {
+    const Operand &dOp = in.ops[0], &aOp = in.ops[1], &bOp = in.ops[2],
+                  &cOp = in.ops[3];
+    int kDim = in.k;
+    bool f16Acc = in.type == Type::F16, f16C = in.type3 == Type::F16;
+    int aRegs = kDim == 16 ? 4 : 2, bRegs = kDim == 16 ? 2 : 1;
+    int cRegs = f16C ? 2 : 4, dRegs = f16Acc ? 2 : 4;
+    if (aOp.count != aRegs || bOp.count != bRegs || cOp.count != cRegs ||
+        dOp.count != dRegs) {
+      fail(LaunchError::IllegalInstruction, w, leader,
+           "mma operand vectors have the wrong number of registers");
+      return;
+    }
+    const uint64_t *a[4], *b[2], *c[4];
+    uint64_t abuf[4][kWarpSize], bbuf[2][kWarpSize], cbuf[4][kWarpSize];
+    for (int i = 0; i < aRegs; ++i)
+      a[i] = lanes(w, kernel.pool[aOp.first + i], abuf[i], mask);
+    for (int i = 0; i < bRegs; ++i)
+      b[i] = lanes(w, kernel.pool[bOp.first + i], bbuf[i], mask);
+    for (int i = 0; i < cRegs; ++i)
+      c[i] = lanes(w, kernel.pool[cOp.first + i], cbuf[i], mask);
+    float A[16][16], B[16][8], C[16][8];
+    Type t = in.type2;
+    for (int l = 0; l < kWarpSize; ++l) {
+      int g = l / 4, q = l % 4;
+      for (int i = 0; i < 2 * aRegs; ++i) {
+        int row = g + 8 * ((i / 2) % 2), col = 2 * q + i % 2 + 8 * (i / 4);
+        A[row][col] = inputValue(half(a, i, l), t);
+      }
+      for (int i = 0; i < 2 * bRegs; ++i) {
+        int row = 2 * q + i % 2 + 8 * (i / 2);
+        B[row][g] = inputValue(half(b, i, l), t);
+      }
+      for (int i = 0; i < 4; ++i) {
+        int row = g + 8 * (i / 2), col = 2 * q + i % 2;
+        C[row][col] = f16C ? halfToFloat(half(c, i, l))
+                           : floatOf(static_cast<uint32_t>(c[i][l]));
+      }
+    }
+    float D[16][8];
+    for (int r = 0; r < 16; ++r)
+      for (int col = 0; col < 8; ++col) {
+        float acc = C[r][col];
+        for (int k = 0; k < kDim; ++k)
+          acc = std::fma(A[r][k], B[k][col], acc);
+        D[r][col] = acc;
+      }
+    for (int l = 0; l < kWarpSize; ++l) {
+      int g = l / 4, q = l % 4;
+      uint64_t packed[2] = {0, 0};
+      for (int i = 0; i < 4; ++i) {
+        int row = g + 8 * (i / 2), col = 2 * q + i % 2;
+        if (f16Acc)
+          packed[i / 2] |= uint64_t(toHalf(D[row][col])) << (16 * (i % 2));
+        else
+          write(w, kernel.pool[dOp.first + i], l, bitsOf(D[row][col]));
+      }
+      if (f16Acc)
+        for (int i = 0; i < 2; ++i)
+          write(w, kernel.pool[dOp.first + i], l, packed[i]);
+    }
+    return;
+  }
+
+  // wgmma.mma_async.
+  if (!module.archSpecific || module.smVersion != 90) {
+    fail(LaunchError::IllegalInstruction, w, leader,
+         "wgmma.mma_async needs a module for sm_90a (this one targets " +
+             module.target + ")",
+         /*fatal=*/true);
+    return;
+  }
+  if (!w.fenced) {
+    fail(LaunchError::LaunchFailed, w, leader,
+         "wgmma.mma_async without a wgmma.fence since the warp last waited "
+         "for (or started) wgmma operations");
+    return;
+  }
+  const Operand &dOp = in.ops[0];
+  bool aFromRegs = in.ops[1].kind == OperandKind::Vector;
+  int n = in.n;
+  bool f16Acc = in.type == Type::F16;
+  int dCount = f16Acc ? n / 4 : n / 2;
+  if (dOp.kind != OperandKind::Vector || dOp.count != dCount) {
+    fail(LaunchError::IllegalInstruction, w, leader,
+         "wgmma accumulator vector has " + std::to_string(dOp.count) +
+             " registers, m64n" + std::to_string(n) + " needs " +
+             std::to_string(dCount));
+    return;
+  }
+  // Operand order: d, a, b, scale-d, imm-scale-a, imm-scale-b
+  //                [, imm-trans-a], imm-trans-b
+  int next = 2;
+  uint64_t bDesc = read(w, in.ops[next++], leader);
+  bool scaleD = read(w, in.ops[next++], leader) & 1;
+  int64_t scaleA = signExtend(read(w, in.ops[next++], leader), 32);
+  int64_t scaleB = signExtend(read(w, in.ops[next++], leader), 32);
+  bool transA = false;
+  if (!aFromRegs)
+    transA = read(w, in.ops[next++], leader) & 1;
+  bool transB = next < in.numOperands ? (read(w, in.ops[next], leader) & 1)
+                                      : false;
+  Type t = in.type2;
+  uint32_t wgWarp = w.index % 4;
+  float A[16][16];
+  float B[16][256];
+  WgmmaGroup &group = w.wgmmaOpen;
+  w.wgmmaOpenUsed = true;
+  group.line = in.line;
+  auto smemElement = [&](uint64_t desc, bool mnMajor, uint32_t mn,
+                         uint32_t k, float &out) {
+    if ((desc >> 49) & 7) {
+      fail(LaunchError::IllegalInstruction, w, leader,
+           "wgmma matrix descriptors with a nonzero base offset are not "
+           "supported");
+      return false;
+    }
+    uint32_t start = static_cast<uint32_t>(desc & 0x3fff) << 4;
+    uint32_t mode = static_cast<uint32_t>(desc >> 62) & 3;
+    uint32_t swz = mode == 1 ? 128 : mode == 2 ? 64 : mode == 3 ? 32 : 0;
+    uint32_t addr = swizzleAddress(
+        start + wgmmaElementOffset(desc, mnMajor, 2, mn, k), swz);
+    uint8_t *p = access(w, 0, Space::Shared, addr, 2, Access::Read);
+    if (!p)
+      return false;
+    uint16_t bits;
+    std::memcpy(&bits, p, 2);
+    out = inputValue(bits, t);
+    // In flight until wgmma.wait_group: writes to it are errors.
+    w.cta->shadow[addr].asyncReads++;
+    w.cta->shadow[addr + 1].asyncReads++;
+    group.reads.push_back({addr, addr + 2});
+    return true;
+  };
+  uint64_t aDesc = 0;
+  if (aFromRegs) {
+    const Operand &aOp = in.ops[1];
+    if (aOp.count != 4) {
+      fail(LaunchError::IllegalInstruction, w, leader,
+           "wgmma A registers: 4 expected");
+      return;
+    }
+    for (int l = 0; l < kWarpSize; ++l) {
+      int g = l / 4, q = l % 4;
+      for (int i = 0; i < 8; ++i) {
+        uint64_t v = read(w, kernel.pool[aOp.first + i / 2], l);
+        int row = g + 8 * ((i / 2) % 2), col = 2 * q + i % 2 + 8 * (i / 4);
+        A[row][col] = inputValue(static_cast<uint16_t>(v >> (16 * (i % 2))), t);
+      }
+    }
+  } else {
+    aDesc = read(w, in.ops[1], leader);
+    for (uint32_t r = 0; r < 16; ++r)
+      for (uint32_t k = 0; k < 16; ++k)
+        if (!smemElement(aDesc, transA, 16 * wgWarp + r, k, A[r][k]))
+          return;
+  }
+  for (uint32_t k = 0; k < 16; ++k)
+    for (uint32_t col = 0; col < static_cast<uint32_t>(n); ++col)
+      if (!smemElement(bDesc, transB, col, k, B[k][col]))
+        return;
+  if (scaleA < 0)
+    for (auto &row : A)
+      for (float &v : row)
+        v = -v;
+  if (scaleB < 0)
+    for (int k = 0; k < 16; ++k)
+      for (int col = 0; col < n; ++col)
+        B[k][col] = -B[k][col];
+  // Accumulate into the registers (written now, readable after the wait).
+  for (int l = 0; l < kWarpSize; ++l) {
+    int g = l / 4, q = l % 4;
+    for (int j = 0; j < dCount; ++j) {
+      const Operand &reg = kernel.pool[dOp.first + j];
+      int per = f16Acc ? 2 : 1;
+      uint64_t old = read(w, reg, l), out = 0;
+      for (int h = 0; h < per; ++h) {
+        int i = j * per + h;
+        int row = g + 8 * ((i % 4) / 2), col = 8 * (i / 4) + 2 * q + i % 2;
+        float acc = 0;
+        if (scaleD)
+          acc = f16Acc ? halfToFloat(static_cast<uint16_t>(old >> (16 * h)))
+                       : floatOf(static_cast<uint32_t>(old));
+        for (int k = 0; k < 16; ++k)
+          acc = std::fma(A[row][k], B[k][col], acc);
+        if (f16Acc)
+          out |= uint64_t(toHalf(acc)) << (16 * h);
+        else
+          out = bitsOf(acc);
+      }
+      write(w, reg, l, out);
+      if (reg.kind == OperandKind::Reg && l == 0) {
+        if (!w.inflight[reg.reg]) {
+          w.inflight[reg.reg] = 1;
+          ++w.inflightCount;
+        }
+        group.registers.push_back(reg.reg);
+      }
+    }
+  }
+}
+
+void Launch::retireWgmma(Warp &w, uint32_t keep) {
+  while (w.wgmmaGroups.size() > keep) {
+    WgmmaGroup &g = w.wgmmaGroups.front();
+    for (int32_t slot : g.registers)
+      if (w.inflight[slot]) {
+        w.inflight[slot] = 0;
+        --w.inflightCount;
+      }
+    for (const auto &range : g.reads)
+      for (uint32_t a = range.first; a < range.second; ++a)
+        if (w.cta->shadow[a].asyncReads)
+          w.cta->shadow[a].asyncReads--;
+    w.wgmmaGroups.erase(w.wgmmaGroups.begin());
+  }
+  // Registers of groups still pending stay in flight; re-mark them (a
+  // register can be in several groups).
+  for (const WgmmaGroup &g : w.wgmmaGroups)
+    for (int32_t slot : g.registers)
+      if (!w.inflight[slot]) {
+        w.inflight[slot] = 1;
+        ++w.inflightCount;
+      }
+  for (int32_t slot : w.wgmmaOpen.registers)
+    if (!w.inflight[slot]) {
+      w.inflight[slot] = 1;
+      ++w.inflightCount;
+    }
+}
+
+bool Launch::checkInflight(Warp &w, const Instruction &in, uint32_t mask) {
+  if (in.op == Op::Wgmma || in.op == Op::WgmmaWait ||
+      in.op == Op::WgmmaCommit || in.op == Op::WgmmaFence || !mask)
+    return true;
+  auto check = [&](const Operand &op) -> bool {
+    if (op.kind == OperandKind::Reg && w.inflight[op.reg])
+      return false;
+    if (op.kind == OperandKind::Address && op.reg >= 0 && w.inflight[op.reg])
+      return false;
+    if (op.kind == OperandKind::Vector)
+      for (int i = 0; i < op.count; ++i) {
+        const Operand &e = kernel.pool[op.first + i];
+        if (e.kind == OperandKind::Reg && w.inflight[e.reg])
+          return false;
+      }
+    return true;
+  };
+  for (int i = 0; i < in.numOperands; ++i)
+    if (!check(in.ops[i])) {
+      fail(LaunchError::LaunchFailed, w, __builtin_ctz(mask),
+           "an instruction accesses a wgmma accumulator register before the "
+           "wgmma.wait_group that covers it");
+      return !aborted();
+    }
+  return true;
+}
+
+} // namespace emu
+} // namespace amp

@@ -1,0 +1,132 @@
+//===- amp-emulate.cpp - Run a GPU program on the PTX emulator ------------===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+//   amp-emulate [options] PROGRAM [ARGS...]
+//
+// Runs PROGRAM (anything built by amp-compile, or any program that loads
+// the CUDA driver libcuda.so.1) with the emulator's stand-in driver: the
+// kernels run on the CPU, with the emulator's checks. The driver is found
+// next to this executable (../lib/emulator/ in a build tree,
+// ../lib/amp-emulator/ when installed) and passed to the program through
+// AMP_CUDA_DRIVER (what libamp_cuda_runtime.so loads) and LD_LIBRARY_PATH
+// (for programs linked against libcuda.so.1 directly).
+//
+//===----------------------------------------------------------------------===//
+
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+
+static const char *kUsage =
+    "usage: amp-emulate [options] PROGRAM [ARGS...]\n"
+    "\n"
+    "Runs PROGRAM with amp's PTX emulator as its CUDA driver (kernels run on\n"
+    "the CPU; modules must be PTX: amp-compile --format isa).\n"
+    "\n"
+    "options:\n"
+    "  --checks=error|warn  a failed check stops the kernel with an error\n"
+    "                       (default), or is printed and execution goes on\n"
+    "  --no-races           no shared-memory race detection (faster)\n"
+    "  --arch=sm_80|sm_90   the emulated GPU (default sm_90: runs sm_80,\n"
+    "                       sm_90 and sm_90a PTX)\n"
+    "  --fill=nan|zero      contents of new allocations (default nan: 0xff\n"
+    "                       bytes)\n"
+    "  --dump-ptx=DIR       write every loaded module to DIR/module-N.ptx\n"
+    "                       (the line numbers of error messages refer to it)\n"
+    "  --trace              one line per kernel launch\n"
+    "  --stats              thread-instructions and time at exit\n";
+
+static std::string selfDirectory() {
+  char path[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+  if (n <= 0)
+    return ".";
+  path[n] = 0;
+  std::string p(path);
+  return p.substr(0, p.rfind('/'));
+}
+
+int main(int argc, char **argv) {
+  int i = 1;
+  for (; i < argc && argv[i][0] == '-'; ++i) {
+    std::string a = argv[i];
+    auto value = [&](const char *prefix) -> const char * {
+      size_t n = std::strlen(prefix);
+      return a.compare(0, n, prefix) == 0 ? argv[i] + n : nullptr;
+    };
+    if (a == "-h" || a == "--help") {
+      fputs(kUsage, stdout);
+      return 0;
+    }
+    if (a == "--") {
+      ++i;
+      break;
+    }
+    if (const char *v = value("--checks=")) {
+      if (std::strcmp(v, "error") && std::strcmp(v, "warn")) {
+        fprintf(stderr, "amp-emulate: error: --checks must be error or warn\n");
+        return 2;
+      }
+      setenv("AMP_EMULATOR_CHECKS", v, 1);
+    } else if (a == "--no-races") {
+      setenv("AMP_EMULATOR_RACES", "0", 1);
+    } else if (const char *v = value("--arch=")) {
+      if (std::strcmp(v, "sm_80") && std::strcmp(v, "sm_90")) {
+        fprintf(stderr, "amp-emulate: error: --arch must be sm_80 or sm_90\n");
+        return 2;
+      }
+      setenv("AMP_EMULATOR_ARCH", v, 1);
+    } else if (const char *v = value("--fill=")) {
+      if (std::strcmp(v, "nan") && std::strcmp(v, "zero")) {
+        fprintf(stderr, "amp-emulate: error: --fill must be nan or zero\n");
+        return 2;
+      }
+      setenv("AMP_EMULATOR_FILL", v, 1);
+    } else if (const char *v = value("--dump-ptx=")) {
+      setenv("AMP_EMULATOR_DUMP", v, 1);
+    } else if (a == "--trace") {
+      setenv("AMP_EMULATOR_TRACE", "1", 1);
+    } else if (a == "--stats") {
+      setenv("AMP_EMULATOR_STATS", "1", 1);
+    } else {
+      fprintf(stderr, "amp-emulate: error: unknown option %s\n%s", argv[i],
+              kUsage);
+      return 2;
+    }
+  }
+  if (i >= argc) {
+    fprintf(stderr, "amp-emulate: error: no program to run\n%s", kUsage);
+    return 2;
+  }
+  std::string self = selfDirectory();
+  std::string driverDir;
+  for (const char *sub : {"/../lib/emulator", "/../lib/amp-emulator"}) {
+    std::string dir = self + sub;
+    if (access((dir + "/libcuda.so.1").c_str(), R_OK) == 0) {
+      driverDir = dir;
+      break;
+    }
+  }
+  if (driverDir.empty()) {
+    fprintf(stderr,
+            "amp-emulate: error: the emulator's libcuda.so.1 is not in %s/../"
+            "lib/emulator or %s/../lib/amp-emulator\n",
+            self.c_str(), self.c_str());
+    return 2;
+  }
+  setenv("AMP_CUDA_DRIVER", (driverDir + "/libcuda.so.1").c_str(), 1);
+  const char *old = getenv("LD_LIBRARY_PATH");
+  std::string path = driverDir + (old && *old ? ":" + std::string(old) : "");
+  setenv("LD_LIBRARY_PATH", path.c_str(), 1);
+  execvp(argv[i], argv + i);
+  fprintf(stderr, "amp-emulate: error: cannot run %s: %s\n", argv[i],
+          std::strerror(errno));
+  return 127;
+}
