@@ -171,7 +171,6 @@ void Launch::landTma(Cta &cta, uint32_t mbarrier) {
       ShadowByte &s = cta.shadow[copy.dst + b];
       if (s.pending)
         --s.pending;
-      s.flags |= kShadowWritten;
       s.writer = kAsyncAgent;
       s.writeEpoch = cta.epoch;
     }
@@ -187,13 +186,20 @@ void Launch::landTma(Cta &cta, uint32_t mbarrier) {
 // cp.async
 //===----------------------------------------------------------------------===//
 
-void Launch::landCopies(Warp &w, int lane, uint32_t keepGroups) {
-  uint32_t committed = w.committedGroups[lane];
-  uint32_t limit = committed >= keepGroups ? committed - keepGroups : 0;
-  for (size_t i = 0; i < w.copies.size();) {
+void Launch::landCopies(Warp &w, uint32_t mask, const uint32_t *keepGroups) {
+  uint32_t limit[kWarpSize];
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int l = __builtin_ctz(m);
+    uint32_t committed = w.committedGroups[l];
+    limit[l] = committed >= keepGroups[l] ? committed - keepGroups[l] : 0;
+  }
+  size_t kept = 0;
+  bool failed = false;
+  for (size_t i = 0; i < w.copies.size(); ++i) {
     AsyncCopy &c = w.copies[i];
-    if (c.lane != lane || c.group == 0 || c.group > limit) {
-      ++i;
+    if (failed || !(mask >> c.lane & 1) || c.group == 0 ||
+        c.group > limit[c.lane]) {
+      w.copies[kept++] = c;
       continue;
     }
     for (uint32_t b = 0; b < c.size; ++b)
@@ -201,13 +207,13 @@ void Launch::landCopies(Warp &w, int lane, uint32_t keepGroups) {
         --w.cta->shadow[c.dst + b].pending;
     // The landing write belongs to the issuing thread: another thread that
     // reads it must be ordered after this thread's wait by a barrier.
-    uint8_t *p = sharedAccess(w, lane, *w.cta, c.dst, c.size, Access::Write);
+    uint8_t *p = sharedAccess(w, c.lane, *w.cta, c.dst, c.size, Access::Write);
     if (p)
       std::memcpy(p, c.data, c.size);
-    w.copies.erase(w.copies.begin() + static_cast<long>(i));
-    if (!p)
-      return;
+    else
+      failed = true;
   }
+  w.copies.resize(kept);
 }
 
 //===----------------------------------------------------------------------===//
@@ -282,23 +288,27 @@ void Launch::executeAsync(Warp &w, const Instruction &in, uint32_t mask) {
     return;
   }
   case Op::CpAsyncCommit:
-  case Op::CpAsyncWaitAll:
-    forLanes([&](int l) {
-      uint32_t group = ++w.committedGroups[l];
-      for (AsyncCopy &c : w.copies)
-        if (c.lane == l && c.group == 0)
-          c.group = group;
-      if (in.op == Op::CpAsyncWaitAll)
-        landCopies(w, l, 0);
-      return !aborted();
-    });
+  case Op::CpAsyncWaitAll: {
+    for (uint32_t m = mask; m; m &= m - 1)
+      ++w.committedGroups[__builtin_ctz(m)];
+    for (AsyncCopy &c : w.copies)
+      if (c.group == 0 && (mask >> c.lane & 1))
+        c.group = w.committedGroups[c.lane];
+    if (in.op == Op::CpAsyncWaitAll) {
+      uint32_t keep[kWarpSize] = {};
+      landCopies(w, mask, keep);
+    }
     return;
-  case Op::CpAsyncWait:
-    forLanes([&](int l) {
-      landCopies(w, l, static_cast<uint32_t>(read(w, in.ops[0], l)));
-      return !aborted();
-    });
+  }
+  case Op::CpAsyncWait: {
+    uint32_t keep[kWarpSize];
+    for (uint32_t m = mask; m; m &= m - 1) {
+      int l = __builtin_ctz(m);
+      keep[l] = static_cast<uint32_t>(read(w, in.ops[0], l));
+    }
+    landCopies(w, mask, keep);
     return;
+  }
   case Op::CpAsyncBulkCommit:
   case Op::CpAsyncBulkWait:
     return; // TMA stores complete at issue
@@ -498,7 +508,8 @@ void Launch::executeAsync(Warp &w, const Instruction &in, uint32_t mask) {
                  "still writing");
             return false;
           }
-          s.flags |= kShadowMbarrier | kShadowWritten;
+          s.flags |= kShadowMbarrier;
+          s.writeEpoch = target->epoch;
         }
         MBarrier bar;
         bar.expected = bar.pending = count;

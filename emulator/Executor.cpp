@@ -305,53 +305,37 @@ uint8_t *Launch::sharedAccess(Warp &w, int lane, Cta &target, uint32_t offset,
   uint16_t self = static_cast<uint16_t>(
       (w.cta->rank << 10) | (w.firstThread + static_cast<uint32_t>(lane)));
   ShadowByte *s = target.shadow.data() + offset;
-  uint32_t epoch = target.epoch;
+  uint32_t epoch = target.epoch, base = target.epochBase;
   for (uint32_t i = 0; i < size; ++i) {
     ShadowByte &b = s[i];
-    if (b.pending && kind != Access::AsyncWrite) {
-      char text[200];
-      snprintf(text, sizeof(text),
-               "shared memory %s at offset %u while an asynchronous copy "
-               "into it has not completed (cp.async without a sufficient "
-               "cp.async.wait_group, or TMA data used before its mbarrier "
-               "wait)",
-               kind == Access::Read ? "read" : "write", offset + i);
+    const char *problem = nullptr;
+    if (b.pending && kind != Access::AsyncWrite)
+      problem = kind == Access::Read
+                    ? "read of shared memory at offset %u while an "
+                      "asynchronous copy into it has not completed "
+                      "(cp.async without a sufficient cp.async.wait_group, "
+                      "or TMA data used before its mbarrier wait)"
+                    : "write to shared memory at offset %u while an "
+                      "asynchronous copy into it has not completed";
+    else if (kind != Access::Read && b.asyncReads)
+      problem = "write to shared memory at offset %u while a "
+                "wgmma.mma_async that reads it is in flight (missing "
+                "wgmma.wait_group)";
+    else if (kind != Access::Read && (b.flags & kShadowMbarrier))
+      problem = "write to shared memory at offset %u overwrites a live "
+                "mbarrier object";
+    else if (kind == Access::Read && b.writeEpoch < base)
+      problem = "read of shared memory at offset %u that no thread of this "
+                "CTA has written";
+    if (problem) {
+      char text[256];
+      snprintf(text, sizeof(text), problem, offset + i);
       fail(LaunchError::LaunchFailed, w, lane, text);
       return nullptr;
-    }
-    if (b.asyncReads && kind != Access::Read) {
-      char text[200];
-      snprintf(text, sizeof(text),
-               "shared memory write at offset %u while a wgmma.mma_async "
-               "that reads it is in flight (missing wgmma.wait_group)",
-               offset + i);
-      fail(LaunchError::LaunchFailed, w, lane, text);
-      return nullptr;
-    }
-    if ((b.flags & kShadowMbarrier) && kind != Access::Read) {
-      char text[200];
-      snprintf(text, sizeof(text),
-               "shared memory write at offset %u overwrites a live mbarrier "
-               "object",
-               offset + i);
-      fail(LaunchError::LaunchFailed, w, lane, text);
-      return nullptr;
-    }
-    if (kind == Access::Read && !(b.flags & kShadowWritten)) {
-      char text[200];
-      snprintf(text, sizeof(text),
-               "read of shared memory at offset %u that no thread of this "
-               "CTA has written",
-               offset + i);
-      fail(LaunchError::LaunchFailed, w, lane, text);
-      return nullptr;
-    }
-    if (!opts.races || kind == Access::Atomic) {
-      if (kind != Access::Read)
-        b.flags |= kShadowWritten;
-      continue;
     }
     if (kind == Access::Read) {
+      if (!opts.races)
+        continue;
       if (b.writeEpoch == epoch && b.writer != self &&
           b.writer != kAsyncAgent) {
         char text[200];
@@ -367,11 +351,13 @@ uint8_t *Launch::sharedAccess(Warp &w, int lane, Cta &target, uint32_t offset,
       else
         b.reader = self;
       b.readEpoch = epoch;
-    } else {
-      uint16_t writer =
-          kind == Access::AsyncWrite ? static_cast<uint16_t>(kAsyncAgent) : self;
-      if (b.writeEpoch == epoch && b.writer != writer &&
-          kind != Access::AsyncWrite) {
+      continue;
+    }
+    uint16_t writer = kind == Access::AsyncWrite
+                          ? static_cast<uint16_t>(kAsyncAgent)
+                          : self;
+    if (opts.races && kind == Access::Write) {
+      if (b.writeEpoch == epoch && b.writer != writer) {
         char text[200];
         snprintf(text, sizeof(text),
                  "shared memory race: thread %u writes offset %u written by "
@@ -383,19 +369,17 @@ uint8_t *Launch::sharedAccess(Warp &w, int lane, Cta &target, uint32_t offset,
       if (b.readEpoch == epoch && b.reader != writer) {
         char text[200];
         snprintf(text, sizeof(text),
-                 "shared memory race: %s writes offset %u read by %s since "
-                 "the last barrier",
-                 kind == Access::AsyncWrite ? "an asynchronous copy"
-                                            : "a thread",
-                 offset + i,
-                 b.reader == kManyReaders ? "several threads" : "a thread");
+                 "shared memory race: thread %u writes offset %u read by "
+                 "%s since the last barrier",
+                 self & 0x3ff, offset + i,
+                 b.reader == kManyReaders ? "several threads"
+                                          : "another thread");
         fail(LaunchError::LaunchFailed, w, lane, text);
         return nullptr;
       }
-      b.writer = writer;
-      b.writeEpoch = epoch;
-      b.flags |= kShadowWritten;
     }
+    b.writer = writer;
+    b.writeEpoch = epoch;
   }
   return target.shared.data() + offset;
 }
@@ -474,49 +458,22 @@ uint8_t *Launch::access(Warp &w, int lane, Space space, uint64_t address,
 // Divergence and control flow
 //===----------------------------------------------------------------------===//
 
-/// Inserts a group into `waiting` (sorted by pc), merging equal pcs.
-static void addGroup(std::vector<Group> &waiting, Group g) {
-  auto it = std::lower_bound(
-      waiting.begin(), waiting.end(), g.pc,
-      [](const Group &a, uint32_t pc) { return a.pc < pc; });
-  if (it != waiting.end() && it->pc == g.pc) {
-    it->mask |= g.mask;
-    return;
-  }
-  waiting.insert(it, g);
-}
-
+/// Pops finished paths: the current one reached its reconvergence point or
+/// has no live lanes left. With nothing left to run the warp is done, or
+/// blocked when paths wait at a barrier.
 void Launch::reconverge(Warp &w) {
-  while (!w.waiting.empty()) {
-    Group &front = w.waiting.front();
-    if (front.pc == w.pc) {
-      w.active |= front.mask;
-      w.waiting.erase(w.waiting.begin());
-      continue;
+  while (w.pc == w.rpc || (w.active & ~w.exited) == 0) {
+    if (w.stack.empty()) {
+      w.active = 0;
+      w.state = w.parked.empty() ? Warp::State::Done : Warp::State::Blocked;
+      return;
     }
-    if (front.pc < w.pc) {
-      Group current{w.pc, w.active};
-      w.pc = front.pc;
-      w.active = front.mask;
-      w.waiting.erase(w.waiting.begin());
-      addGroup(w.waiting, current);
-      continue;
-    }
-    break;
+    PathEntry e = w.stack.back();
+    w.stack.pop_back();
+    w.pc = e.pc;
+    w.active = e.mask & ~w.exited;
+    w.rpc = e.rpc;
   }
-}
-
-void Launch::nextGroup(Warp &w) {
-  if (w.active)
-    return;
-  if (!w.waiting.empty()) {
-    w.pc = w.waiting.front().pc;
-    w.active = w.waiting.front().mask;
-    w.waiting.erase(w.waiting.begin());
-    reconverge(w);
-    return;
-  }
-  w.state = w.parked.empty() ? Warp::State::Done : Warp::State::Blocked;
 }
 
 void Launch::advance(Warp &w, uint32_t) {
@@ -524,19 +481,21 @@ void Launch::advance(Warp &w, uint32_t) {
   reconverge(w);
 }
 
-void Launch::branch(Warp &w, uint32_t target, uint32_t taken) {
+void Launch::branch(Warp &w, const Instruction &in, uint32_t taken) {
+  taken &= w.active;
   uint32_t notTaken = w.active & ~taken;
   if (!notTaken) {
-    w.pc = target;
+    w.pc = in.target;
   } else if (!taken) {
     ++w.pc;
   } else {
-    Group a{target, taken}, b{w.pc + 1, notTaken};
-    if (a.pc > b.pc)
-      std::swap(a, b);
-    w.pc = a.pc;
-    w.active = a.mask;
-    addGroup(w.waiting, b);
+    // Diverge: the current path becomes the join at the reconvergence
+    // point; the taken path runs first, then the other.
+    w.stack.push_back({in.reconverge, w.active, w.rpc});
+    w.stack.push_back({w.pc + 1, notTaken, in.reconverge});
+    w.pc = in.target;
+    w.active = taken;
+    w.rpc = in.reconverge;
   }
   reconverge(w);
 }
@@ -544,14 +503,10 @@ void Launch::branch(Warp &w, uint32_t target, uint32_t taken) {
 void Launch::exitLanes(Warp &w, uint32_t mask) {
   w.exited |= mask;
   w.cta->exitedThreads += static_cast<uint32_t>(__builtin_popcount(mask));
-  uint32_t rest = w.active & ~mask;
-  w.active = rest;
-  if (rest) {
+  w.active &= ~mask;
+  if (w.active)
     ++w.pc;
-    reconverge(w);
-  } else {
-    nextGroup(w);
-  }
+  reconverge(w);
   ++syncEvents;
   checkBarriers(*w.cta);
 }
@@ -559,31 +514,28 @@ void Launch::exitLanes(Warp &w, uint32_t mask) {
 void Launch::releaseBarrier(Cta &cta, uint32_t id) {
   cta.arrived[id] = 0;
   cta.expectedCount[id] = 0;
-  ++cta.epoch;
+  nextEpoch(cta);
   ++syncEvents;
   for (Warp &w : cta.warps) {
-    bool any = false;
     for (size_t i = 0; i < w.parked.size();) {
-      if (w.parked[i].barrier == id) {
-        Group g{w.parked[i].resume, w.parked[i].mask};
-        w.parked.erase(w.parked.begin() + static_cast<long>(i));
-        if (w.active == 0 && w.state != Warp::State::Ready) {
-          w.pc = g.pc;
-          w.active = g.mask;
-        } else {
-          addGroup(w.waiting, g);
-        }
-        any = true;
+      if (w.parked[i].barrier != id) {
+        ++i;
         continue;
       }
-      ++i;
-    }
-    if (any && w.state == Warp::State::Blocked) {
-      w.state = Warp::State::Ready;
-      if (!w.active)
-        nextGroup(w);
-      else
-        reconverge(w);
+      PathEntry path = w.parked[i].path;
+      w.parked.erase(w.parked.begin() + static_cast<long>(i));
+      if (w.state == Warp::State::Blocked) {
+        w.pc = path.pc;
+        w.active = path.mask & ~w.exited;
+        w.rpc = path.rpc;
+        w.state = Warp::State::Ready;
+      } else {
+        w.stack.push_back({w.pc, w.active, w.rpc});
+        w.pc = path.pc;
+        w.active = path.mask & ~w.exited;
+        w.rpc = path.rpc;
+      }
+      reconverge(w);
     }
   }
 }
@@ -631,23 +583,21 @@ void Launch::barrier(Warp &w, const Instruction &in, uint32_t mask) {
              " with different thread counts");
     return;
   }
+  if (mask != w.active) {
+    fail(LaunchError::LaunchFailed, w, leader,
+         "a barrier under a predicate that differs between the threads of "
+         "a warp");
+    return;
+  }
   cta.expectedCount[id] = count;
   cta.arrived[id] += static_cast<uint32_t>(__builtin_popcount(mask));
   ++syncEvents;
-  uint32_t skip = w.active & ~mask;
-  if (in.op == Op::BarArrive || !mask) {
-    ++w.pc;
-    reconverge(w);
+  if (in.op == Op::BarArrive) {
+    advance(w, mask);
   } else {
-    w.parked.push_back({w.pc + 1, mask, id});
-    if (skip) {
-      ++w.pc;
-      w.active = skip;
-      reconverge(w);
-    } else {
-      w.active = 0;
-      nextGroup(w);
-    }
+    w.parked.push_back({{w.pc + 1, w.active, w.rpc}, id});
+    w.active = 0;
+    reconverge(w); // runs another path of the warp, or blocks it
   }
   checkBarriers(cta);
 }
@@ -669,7 +619,7 @@ void Launch::clusterBarrier(Warp &w, const Instruction &in, uint32_t mask) {
       clusterArrived = 0;
       ++clusterPhase;
       for (Cta &c : cluster)
-        ++c.epoch;
+        nextEpoch(c);
     }
     ++w.pc;
     reconverge(w);
@@ -2009,7 +1959,7 @@ void Launch::runWarp(Warp &w, uint64_t budget) {
       return;
     switch (in.op) {
     case Op::Bra:
-      branch(w, in.target, mask);
+      branch(w, in, mask);
       break;
     case Op::Ret:
     case Op::Exit:
@@ -2104,38 +2054,61 @@ void Launch::initCta(Cta &cta, uint32_t linear, Dim3 ctaid, uint32_t rank) {
   cta.rank = rank;
   cta.numThreads = static_cast<uint32_t>(config.block.count());
   cta.exitedThreads = 0;
-  cta.epoch = 1;
-  cta.mbarriers.clear();
-  cta.tma.clear();
   cta.arrived.fill(0);
   cta.expectedCount.fill(0);
-  cta.sharedSize = dynamicBase + config.dynamicSharedBytes;
+  uint32_t size = dynamicBase + config.dynamicSharedBytes;
   if (!kernel.dynamicSharedAlign)
-    cta.sharedSize = std::max(kernel.staticSharedBytes, cta.sharedSize);
-  // Shared memory starts with garbage on hardware: a pattern here, so that
-  // results that depend on it stand out.
-  cta.shared.assign(cta.sharedSize, 0xa5);
-  cta.shadow.assign(cta.sharedSize, ShadowByte());
+    size = std::max(kernel.staticSharedBytes, size);
+  if (cta.sharedSize != size || cta.dirty || cta.shadow.size() != size) {
+    // Shared memory starts with garbage on hardware: a pattern here (later
+    // CTAs find what the previous one left).
+    cta.shared.assign(size, 0xa5);
+    cta.shadow.assign(size, ShadowByte());
+    cta.dirty = false;
+  } else {
+    for (const auto &entry : cta.mbarriers)
+      for (uint32_t b = 0; b < 8; ++b)
+        cta.shadow[entry.first + b].flags &= ~kShadowMbarrier;
+  }
+  cta.sharedSize = size;
+  cta.mbarriers.clear();
+  cta.tma.clear();
+  nextEpoch(cta);
+  cta.epochBase = cta.epoch;
   uint32_t numWarps = (cta.numThreads + kWarpSize - 1) / kWarpSize;
   cta.warps.resize(numWarps);
   size_t regsPerWarp = static_cast<size_t>(kernel.numRegisters) * kWarpSize;
   size_t localPerWarp = static_cast<size_t>(kernel.localBytes) * kWarpSize;
   for (uint32_t i = 0; i < numWarps; ++i) {
     Warp &w = cta.warps[i];
-    w = Warp();
     w.cta = &cta;
     w.index = i;
     w.firstThread = i * kWarpSize;
-    uint32_t count = std::min<uint32_t>(kWarpSize, cta.numThreads - w.firstThread);
+    uint32_t count =
+        std::min<uint32_t>(kWarpSize, cta.numThreads - w.firstThread);
     w.validMask = count == 32 ? 0xffffffffu : (1u << count) - 1;
     w.active = w.validMask;
     w.pc = 0;
+    w.exited = 0;
+    w.rpc = kNoReconvergence;
+    w.stack.clear();
+    w.parked.clear();
+    w.state = Warp::State::Ready;
+    w.yielded = false;
+    // Registers start with whatever the previous CTA left, as on hardware.
     w.regs = registerFile.data() +
              (static_cast<size_t>(rank) * numWarps + i) * regsPerWarp;
-    std::fill(w.regs, w.regs + regsPerWarp, 0);
     w.local = localMemory.data() +
               (static_cast<size_t>(rank) * numWarps + i) * localPerWarp;
-    w.inflight.assign(kernel.numRegisters, 0);
+    w.copies.clear();
+    w.committedGroups.fill(0);
+    w.wgmmaGroups.clear();
+    w.wgmmaOpen = WgmmaGroup();
+    w.wgmmaOpenUsed = false;
+    if (w.inflight.size() != kernel.numRegisters || w.inflightCount)
+      w.inflight.assign(kernel.numRegisters, 0);
+    w.inflightCount = 0;
+    w.fenced = false;
   }
 }
 
@@ -2169,10 +2142,11 @@ void Launch::runCluster() {
       for (Cta &cta : cluster)
         for (Warp &w : cta.warps)
           if (w.state == Warp::State::Blocked) {
-            currentPc = w.parked.front().resume - 1;
+            currentPc = w.parked.front().path.pc - 1;
             uint32_t id = w.parked.front().barrier;
             uint32_t live = cta.numThreads - cta.exitedThreads;
-            fail(LaunchError::LaunchFailed, w, __builtin_ctz(w.parked.front().mask),
+            fail(LaunchError::LaunchFailed, w,
+                 __builtin_ctz(w.parked.front().path.mask),
                  "deadlock: barrier " + std::to_string(id) + " waits for " +
                      std::to_string(cta.expectedCount[id] ? cta.expectedCount[id]
                                                           : live) +
@@ -2204,6 +2178,12 @@ void Launch::runCluster() {
 }
 
 void Launch::finishCta(Cta &cta) {
+  for (Warp &w : cta.warps)
+    if (!w.copies.empty() || !w.wgmmaGroups.empty() || w.wgmmaOpenUsed ||
+        w.inflightCount)
+      cta.dirty = true;
+  if (!cta.tma.empty())
+    cta.dirty = true;
   for (Warp &w : cta.warps) {
     if (!w.copies.empty()) {
       currentPc = static_cast<uint32_t>(kernel.code.size() - 1);

@@ -41,8 +41,7 @@ struct ShadowByte {
   uint16_t asyncReads = 0; // in-flight wgmma reads of this byte
 };
 enum : uint8_t {
-  kShadowWritten = 1,  // written at least once in this CTA
-  kShadowMbarrier = 2, // part of a live mbarrier object
+  kShadowMbarrier = 1, // part of a live mbarrier object
 };
 enum : uint16_t {
   kManyReaders = 0xffff,
@@ -75,14 +74,17 @@ struct TmaCopy {
   std::vector<uint8_t> data; // already swizzled, as it lands
 };
 
-struct Group {
+/// An entry of a warp's reconvergence stack: a path some lanes still have
+/// to run, up to its reconvergence pc.
+struct PathEntry {
   uint32_t pc;
   uint32_t mask;
+  uint32_t rpc;
 };
 
+/// A path waiting at a barrier.
 struct Parked {
-  uint32_t resume; // pc after the barrier
-  uint32_t mask;
+  PathEntry path; // pc: after the barrier
   uint32_t barrier;
 };
 
@@ -102,11 +104,14 @@ struct Warp {
   uint32_t index = 0;      // in the CTA
   uint32_t firstThread = 0;
   uint32_t validMask = 0;  // lanes that exist (partial last warp)
+  // The current path (the top of the reconvergence stack): its pc, lanes
+  // and reconvergence pc; `stack` holds the paths below it.
   uint32_t pc = 0;
-  uint32_t active = 0;     // lanes of the current group
+  uint32_t active = 0;
+  uint32_t rpc = kNoReconvergence;
   uint32_t exited = 0;
-  std::vector<Group> waiting; // other groups, sorted by pc
-  std::vector<Parked> parked; // groups waiting at a barrier
+  std::vector<PathEntry> stack;
+  std::vector<Parked> parked; // paths waiting at a barrier
   State state = State::Ready;
   bool yielded = false;
   uint64_t *regs = nullptr; // numRegisters x 32
@@ -133,7 +138,12 @@ struct Cta {
   std::vector<uint8_t> shared;
   uint32_t sharedSize = 0;
   std::vector<ShadowByte> shadow;
+  /// Barrier epochs, unique in the launch: shadow bytes written before
+  /// `epochBase` were written by an earlier CTA (garbage to this one).
+  uint32_t epochBase = 1;
   uint32_t epoch = 1;
+  /// Asynchronous state was left behind (after an error): clear all.
+  bool dirty = false;
   std::map<uint32_t, MBarrier> mbarriers;
   std::vector<TmaCopy> tma;
   std::vector<Warp> warps;
@@ -183,7 +193,9 @@ public:
   void executeAsync(Warp &w, const Instruction &in, uint32_t mask);
 
   // Asynchronous state.
-  void landCopies(Warp &w, int lane, uint32_t keepGroups);
+  /// Lands the cp.async copies of the lanes in `mask` whose groups are
+  /// older than the newest keepGroups[lane] committed ones.
+  void landCopies(Warp &w, uint32_t mask, const uint32_t *keepGroups);
   void landTma(Cta &cta, uint32_t mbarrier);
   void completeTx(Cta &cta, uint32_t mbarrier, int64_t bytes, const Warp &w);
   void arrive(Cta &cta, MBarrier &bar, uint32_t count);
@@ -218,14 +230,15 @@ private:
   void runCluster();
   void runWarp(Warp &w, uint64_t budget);
   void initCta(Cta &cta, uint32_t linear, Dim3 ctaid, uint32_t rank);
-  void branch(Warp &w, uint32_t target, uint32_t taken);
+  void branch(Warp &w, const Instruction &in, uint32_t taken);
   void advance(Warp &w, uint32_t mask);
   void reconverge(Warp &w);
-  void nextGroup(Warp &w);
   void exitLanes(Warp &w, uint32_t mask);
   void barrier(Warp &w, const Instruction &in, uint32_t mask);
   void checkBarriers(Cta &cta);
   void releaseBarrier(Cta &cta, uint32_t id);
+  /// Starts a new barrier epoch in `cta`.
+  void nextEpoch(Cta &cta) { cta.epoch = ++epochCounter; }
   void clusterBarrier(Warp &w, const Instruction &in, uint32_t mask);
   std::string where(const Warp &w, int lane) const;
 
@@ -233,6 +246,7 @@ private:
   unsigned reports = 0;
   LaunchResult result;
   uint32_t clusterArrived = 0;
+  uint32_t epochCounter = 0;
   uint32_t clusterPhase = 0;
 };
 

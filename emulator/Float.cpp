@@ -35,20 +35,16 @@ static bool roundsUp(uint64_t n, double frac, bool negative, Rounding mode) {
   }
 }
 
-namespace {
-struct HalfTable {
-  float values[65536];
-  HalfTable() {
-    for (uint32_t h = 0; h < 65536; ++h)
-      values[h] = halfToFloatExact(static_cast<uint16_t>(h));
-  }
-};
-} // namespace
+alignas(64) float halfTable[65536];
 
-float halfToFloat(uint16_t h) {
-  static const HalfTable table;
-  return table.values[h];
-}
+namespace {
+struct FillHalfTable {
+  FillHalfTable() {
+    for (uint32_t h = 0; h < 65536; ++h)
+      halfTable[h] = halfToFloatExact(static_cast<uint16_t>(h));
+  }
+} fillHalfTable;
+} // namespace
 
 uint16_t roundDoubleTo16(double x, int mantBits, int expBits, Rounding mode,
                          bool satFinite) {

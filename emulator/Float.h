@@ -214,9 +214,12 @@ inline float halfToFloatExact(uint16_t h) {
   return sign ? -v : v;
 }
 
-/// The value of f16 bits, from a table (the Tensor Core paths convert
-/// hundreds of elements per instruction).
-float halfToFloat(uint16_t h);
+/// Every f16 value as a float, filled before main (the Tensor Core paths
+/// convert hundreds of elements per instruction).
+extern float halfTable[65536];
+
+/// The value of f16 bits.
+inline float halfToFloat(uint16_t h) { return halfTable[h]; }
 
 /// The value of bf16 bits.
 inline float bfloatToFloat(uint16_t b) {

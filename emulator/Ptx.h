@@ -203,6 +203,7 @@ struct Operand {
 };
 
 constexpr int kMaxOperands = 9;
+constexpr uint32_t kNoReconvergence = 0xffffffffu;
 
 struct Instruction {
   Op op = Op::Unsupported;
@@ -220,6 +221,10 @@ struct Instruction {
   int32_t guard = -1;       // predicate slot, or -1
   bool guardNegated = false;
   uint32_t target = 0;      // branch target
+  /// Conditional branches: where the diverged threads meet again (the
+  /// first instruction of the branch's immediate post-dominator), or
+  /// kNoReconvergence when the paths only meet at the exit.
+  uint32_t reconverge = 0;
   /// Shapes: mma m, n, k; ldmatrix: matrices (x1/x2/x4); tensor rank.
   uint16_t m = 0, n = 0, k = 0;
   /// An operator for atom/red/redux/vote/shfl (see Executor.cpp).

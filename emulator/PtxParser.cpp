@@ -739,6 +739,117 @@ bool Parser::parseParams(Kernel &k) {
   return expect(')');
 }
 
+/// Sets Instruction::reconverge of every conditional branch: the start of
+/// its block's immediate post-dominator in the control-flow graph (threads
+/// that diverge there execute each path in turn and continue together from
+/// that point, as GPUs do), computed with the iterative algorithm of
+/// Cooper, Harvey and Kennedy ("A Simple, Fast Dominance Algorithm") on the
+/// reverse graph.
+static void computeReconvergence(Kernel &k) {
+  uint32_t n = static_cast<uint32_t>(k.code.size());
+  if (!n)
+    return;
+  auto ends = [](const Instruction &in) {
+    return in.op == Op::Bra || in.op == Op::Ret || in.op == Op::Exit ||
+           in.op == Op::Trap;
+  };
+  std::vector<bool> leader(n + 1, false);
+  leader[0] = true;
+  for (uint32_t i = 0; i < n; ++i) {
+    const Instruction &in = k.code[i];
+    if (in.op == Op::Bra && in.target < n)
+      leader[in.target] = true;
+    if (ends(in))
+      leader[i + 1] = true;
+  }
+  std::vector<uint32_t> blockOf(n), starts;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (leader[i])
+      starts.push_back(i);
+    blockOf[i] = static_cast<uint32_t>(starts.size() - 1);
+  }
+  uint32_t numBlocks = static_cast<uint32_t>(starts.size());
+  uint32_t exit = numBlocks; // the virtual exit node
+  std::vector<std::vector<uint32_t>> succ(numBlocks + 1), pred(numBlocks + 1);
+  for (uint32_t b = 0; b < numBlocks; ++b) {
+    uint32_t last = (b + 1 < numBlocks ? starts[b + 1] : n) - 1;
+    const Instruction &in = k.code[last];
+    uint32_t next = last + 1 < n ? blockOf[last + 1] : exit;
+    bool guarded = in.guard >= 0;
+    if (in.op == Op::Bra) {
+      succ[b].push_back(in.target < n ? blockOf[in.target] : exit);
+      if (guarded)
+        succ[b].push_back(next);
+    } else if (in.op == Op::Ret || in.op == Op::Exit || in.op == Op::Trap) {
+      succ[b].push_back(exit);
+      if (guarded)
+        succ[b].push_back(next);
+    } else {
+      succ[b].push_back(next);
+    }
+    for (uint32_t s : succ[b])
+      pred[s].push_back(b);
+  }
+  // Postorder of the reverse graph from the exit.
+  std::vector<int> order(numBlocks + 1, -1);
+  std::vector<uint32_t> postorder;
+  std::vector<std::pair<uint32_t, size_t>> stack{{exit, 0}};
+  order[exit] = 0;
+  while (!stack.empty()) {
+    auto &[node, index] = stack.back();
+    if (index < pred[node].size()) {
+      uint32_t p = pred[node][index++];
+      if (order[p] == -1) {
+        order[p] = 0;
+        stack.push_back({p, 0});
+      }
+      continue;
+    }
+    order[node] = static_cast<int>(postorder.size());
+    postorder.push_back(node);
+    stack.pop_back();
+  }
+  const uint32_t undefined = 0xffffffffu;
+  std::vector<uint32_t> ipdom(numBlocks + 1, undefined);
+  ipdom[exit] = exit;
+  auto intersect = [&](uint32_t a, uint32_t b) {
+    while (a != b) {
+      while (order[a] < order[b])
+        a = ipdom[a];
+      while (order[b] < order[a])
+        b = ipdom[b];
+    }
+    return a;
+  };
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (auto it = postorder.rbegin(); it != postorder.rend(); ++it) {
+      uint32_t b = *it;
+      if (b == exit)
+        continue;
+      uint32_t idom = undefined;
+      for (uint32_t s : succ[b]) {
+        if (ipdom[s] == undefined)
+          continue;
+        idom = idom == undefined ? s : intersect(s, idom);
+      }
+      if (idom != undefined && ipdom[b] != idom) {
+        ipdom[b] = idom;
+        changed = true;
+      }
+    }
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    Instruction &in = k.code[i];
+    if (in.op != Op::Bra || in.guard < 0)
+      continue;
+    uint32_t p = ipdom[blockOf[i]];
+    in.reconverge =
+        (p == undefined || p == exit) ? kNoReconvergence : starts[p];
+  }
+}
+
 bool Parser::parseFunction(bool isEntry) {
   auto kernel = std::make_unique<Kernel>();
   Kernel &k = *kernel;
@@ -825,6 +936,7 @@ bool Parser::parseFunction(bool isEntry) {
   currentScope = 0;
   if (!parseBody(k) || !resolveLabels(k))
     return false;
+  computeReconvergence(k);
 
   // Shared memory layout: variables in declaration order (module-level ones
   // that the kernel names first), each at its alignment; .extern .shared

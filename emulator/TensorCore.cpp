@@ -140,12 +140,15 @@ void Launch::executeTensorCore(Warp &w, const Instruction &in, uint32_t mask) {
           std::memcpy(matrix[r], rows[r], 16);
       }
       const Operand &reg = kernel.pool[regs.first + mi];
+      uint64_t sink[kWarpSize];
+      uint64_t *out =
+          reg.kind == OperandKind::Reg ? &w.regs[reg.reg * kWarpSize] : sink;
       for (int l = 0; l < kWarpSize; ++l) {
         int g = l / 4, q = l % 4;
         if (load) {
           uint16_t lo = trans ? matrix[2 * q][g] : matrix[g][2 * q];
           uint16_t hi = trans ? matrix[2 * q + 1][g] : matrix[g][2 * q + 1];
-          write(w, reg, l, static_cast<uint64_t>(lo) | (uint64_t(hi) << 16));
+          out[l] = static_cast<uint64_t>(lo) | (uint64_t(hi) << 16);
         } else {
           uint64_t v = read(w, reg, l);
           uint16_t lo = static_cast<uint16_t>(v), hi = static_cast<uint16_t>(v >> 16);
@@ -204,27 +207,34 @@ void Launch::executeTensorCore(Warp &w, const Instruction &in, uint32_t mask) {
                            : floatOf(static_cast<uint32_t>(c[i][l]));
       }
     }
+    // D = C + A * B, each element summed in K order. Products of 16-bit
+    // values are exact in f32, so acc + a * b is the correctly rounded fma.
     float D[16][8];
-    for (int r = 0; r < 16; ++r)
-      for (int col = 0; col < 8; ++col) {
-        float acc = C[r][col];
-        for (int k = 0; k < kDim; ++k)
-          acc = std::fma(A[r][k], B[k][col], acc);
-        D[r][col] = acc;
-      }
+    for (int r = 0; r < 16; ++r) {
+      for (int col = 0; col < 8; ++col)
+        D[r][col] = C[r][col];
+      for (int k = 0; k < kDim; ++k)
+        for (int col = 0; col < 8; ++col)
+          D[r][col] += A[r][k] * B[k][col];
+    }
+    uint64_t *d[4];
+    uint64_t sink[kWarpSize];
+    for (int i = 0; i < dRegs; ++i) {
+      const Operand &reg = kernel.pool[dOp.first + i];
+      d[i] = reg.kind == OperandKind::Reg ? &w.regs[reg.reg * kWarpSize] : sink;
+    }
     for (int l = 0; l < kWarpSize; ++l) {
       int g = l / 4, q = l % 4;
-      uint64_t packed[2] = {0, 0};
-      for (int i = 0; i < 4; ++i) {
-        int row = g + 8 * (i / 2), col = 2 * q + i % 2;
-        if (f16Acc)
-          packed[i / 2] |= uint64_t(toHalf(D[row][col])) << (16 * (i % 2));
-        else
-          write(w, kernel.pool[dOp.first + i], l, bitsOf(D[row][col]));
+      if (f16Acc) {
+        for (int i = 0; i < 2; ++i) {
+          int row = g + 8 * i;
+          d[i][l] = uint64_t(toHalf(D[row][2 * q])) |
+                    (uint64_t(toHalf(D[row][2 * q + 1])) << 16);
+        }
+        continue;
       }
-      if (f16Acc)
-        for (int i = 0; i < 2; ++i)
-          write(w, kernel.pool[dOp.first + i], l, packed[i]);
+      for (int i = 0; i < 4; ++i)
+        d[i][l] = bitsOf(D[g + 8 * (i / 2)][2 * q + i % 2]);
     }
     return;
   }
@@ -349,7 +359,7 @@ void Launch::executeTensorCore(Warp &w, const Instruction &in, uint32_t mask) {
           acc = f16Acc ? halfToFloat(static_cast<uint16_t>(old >> (16 * h)))
                        : floatOf(static_cast<uint32_t>(old));
         for (int k = 0; k < 16; ++k)
-          acc = std::fma(A[row][k], B[k][col], acc);
+          acc += A[row][k] * B[k][col]; // exact products, as above
         if (f16Acc)
           out |= uint64_t(toHalf(acc)) << (16 * h);
         else

@@ -361,6 +361,14 @@ def main():
         # The runtime loads the driver (libcuda.so.1) when the program
         # starts: nothing of CUDA is needed to link.
         link = ["-L" + out, "-lamp_cuda_runtime", "-Wl,-rpath,$ORIGIN"]
+    else:
+        # memref.copy of strided views lowers to a call to MLIR's
+        # memrefCopy (libmlir_c_runner_utils): the CPU reference runs on
+        # this machine, next to LLVM.
+        libdir = os.path.join(os.path.dirname(os.path.abspath(args.llvm_bin)),
+                              "lib")
+        link = ["-L" + libdir, "-lmlir_c_runner_utils",
+                "-Wl,-rpath," + libdir]
 
     # 4. Harness (or shared library) and link.
     if args.shared:
