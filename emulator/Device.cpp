@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 
 namespace amp {
 namespace emu {
@@ -35,6 +36,7 @@ Options Options::fromEnvironment() {
   o.trace = env("AMP_EMULATOR_TRACE") == "1";
   o.stats = env("AMP_EMULATOR_STATS") == "1";
   o.dumpDirectory = env("AMP_EMULATOR_DUMP");
+  o.replaceDirectory = env("AMP_EMULATOR_REPLACE");
   return o;
 }
 
@@ -59,9 +61,21 @@ void Device::printStatistics() const {
   }
 }
 
-std::shared_ptr<Module> Device::loadModule(const std::string &ptx,
+std::shared_ptr<Module> Device::loadModule(const std::string &original,
                                            std::string &error) {
   unsigned index = modulesLoaded++;
+  std::string ptx = original;
+  if (!opts.replaceDirectory.empty()) {
+    std::string path =
+        opts.replaceDirectory + "/module-" + std::to_string(index) + ".ptx";
+    std::ifstream in(path);
+    if (in) {
+      ptx.assign(std::istreambuf_iterator<char>(in),
+                 std::istreambuf_iterator<char>());
+      fprintf(stderr, "amp-emulator: module %u replaced by %s\n", index,
+              path.c_str());
+    }
+  }
   if (!opts.dumpDirectory.empty()) {
     std::string path =
         opts.dumpDirectory + "/module-" + std::to_string(index) + ".ptx";

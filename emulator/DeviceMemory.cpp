@@ -14,10 +14,23 @@
 namespace amp {
 namespace emu {
 
-/// Alignment of every block, and the gap left after each (an access that
-/// runs off a block lands in a gap, never in the next block).
+/// Alignment of every block. After each block the allocator leaves a gap
+/// as large as the block (at least 256 bytes, at most 1 GiB): an access
+/// that runs off a block by less than its size lands in a gap, never in
+/// the next block.
 constexpr uint64_t kAlign = 256;
-constexpr uint64_t kGap = 256;
+constexpr uint64_t kMinGap = 256;
+constexpr uint64_t kMaxGap = uint64_t(1) << 30;
+
+static std::string hex(uint64_t v) {
+  char text[24];
+  snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(v));
+  return text;
+}
+
+static uint64_t gapAfter(uint64_t size) {
+  return std::min(std::max(size, kMinGap), kMaxGap);
+}
 
 DeviceMemory::DeviceMemory() {
   // As much address space as can be reserved, from 64 GiB down: pages are
@@ -56,9 +69,9 @@ uint64_t DeviceMemory::allocate(uint64_t bytes) {
     return 0;
   uint64_t size = std::max<uint64_t>(bytes, 1);
   uint64_t start = (next + kAlign - 1) / kAlign * kAlign;
-  if (start + size + kGap > capacity)
+  if (start + size + gapAfter(size) > capacity)
     return 0;
-  next = start + size + kGap;
+  next = start + size + gapAfter(size);
   blocks.push_back({start, size, true});
   inUse += size;
   return base + start;
@@ -74,7 +87,7 @@ const DeviceMemory::Block *DeviceMemory::find(uint64_t address) const {
   if (it == blocks.begin())
     return nullptr;
   --it;
-  if (offset >= it->start + std::max<uint64_t>(it->size, 1) + kGap)
+  if (offset >= it->start + it->size + gapAfter(it->size))
     return nullptr;
   return &*it;
 }
@@ -123,30 +136,41 @@ uint8_t *DeviceMemory::translate(uint64_t address, uint64_t bytes,
   if (isDeviceAddress(address)) {
     const Block *b = find(address);
     uint64_t offset = address - base;
-    if (!b) {
-      if (why)
-        *why = "not inside any allocation";
-      return nullptr;
-    }
-    if (!b->live) {
-      if (why)
-        *why = "inside an allocation that was freed";
-      return nullptr;
-    }
-    if (offset < b->start || offset + bytes > b->start + b->size) {
-      if (why) {
-        char text[160];
+    if (b && b->live && offset >= b->start &&
+        offset + bytes <= b->start + b->size)
+      return backing + offset;
+    if (why) {
+      char text[256];
+      if (b && !b->live && offset < b->start + b->size) {
         snprintf(text, sizeof(text),
-                 "outside its allocation (%llu bytes at 0x%llx; the access "
-                 "is at offset %lld)",
+                 "inside an allocation that was freed (use after free)");
+      } else if (b && offset < b->start + b->size) {
+        snprintf(text, sizeof(text),
+                 "runs past the end of its allocation (%llu bytes at "
+                 "0x%llx; the access is at offset %llu)",
                  static_cast<unsigned long long>(b->size),
                  static_cast<unsigned long long>(base + b->start),
-                 static_cast<long long>(offset - b->start));
-        *why = text;
+                 static_cast<unsigned long long>(offset - b->start));
+      } else {
+        // Between allocations: name the neighbours.
+        std::string where = "out of bounds: not inside any allocation";
+        if (b) {
+          where += "; " + std::to_string(offset - b->start - b->size) +
+                   " bytes past the end of the " + std::to_string(b->size) +
+                   "-byte allocation at " + hex(base + b->start);
+        }
+        auto next = std::upper_bound(
+            blocks.begin(), blocks.end(), offset,
+            [](uint64_t o, const Block &x) { return o < x.start; });
+        if (next != blocks.end())
+          where += "; " + std::to_string(next->start - offset) +
+                   " bytes before the allocation at " +
+                   hex(base + next->start);
+        snprintf(text, sizeof(text), "%s", where.c_str());
       }
-      return nullptr;
+      *why = text;
     }
-    return backing + offset;
+    return nullptr;
   }
   auto it = hostRanges.upper_bound(address);
   if (it != hostRanges.begin()) {

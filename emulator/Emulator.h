@@ -58,10 +58,13 @@ struct Options {
   /// Write every loaded module to this folder (module-<n>.ptx) so that line
   /// numbers in messages can be looked up.
   std::string dumpDirectory;
+  /// Load DIR/module-<n>.ptx instead of the n-th module a program loads,
+  /// where that file exists (to try an edited kernel without rebuilding).
+  std::string replaceDirectory;
 
   /// AMP_EMULATOR_CHECKS=error|warn, AMP_EMULATOR_RACES=0|1,
   /// AMP_EMULATOR_ARCH=sm_80|sm_90, AMP_EMULATOR_TRACE=1,
-  /// AMP_EMULATOR_STATS=1, AMP_EMULATOR_DUMP=DIR.
+  /// AMP_EMULATOR_STATS=1, AMP_EMULATOR_DUMP=DIR, AMP_EMULATOR_REPLACE=DIR.
   static Options fromEnvironment();
 };
 

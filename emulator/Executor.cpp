@@ -306,6 +306,7 @@ uint8_t *Launch::sharedAccess(Warp &w, int lane, Cta &target, uint32_t offset,
       (w.cta->rank << 10) | (w.firstThread + static_cast<uint32_t>(lane)));
   ShadowByte *s = target.shadow.data() + offset;
   uint32_t epoch = target.epoch, base = target.epochBase;
+  bool reported = false;
   for (uint32_t i = 0; i < size; ++i) {
     ShadowByte &b = s[i];
     const char *problem = nullptr;
@@ -327,24 +328,28 @@ uint8_t *Launch::sharedAccess(Warp &w, int lane, Cta &target, uint32_t offset,
     else if (kind == Access::Read && b.writeEpoch < base)
       problem = "read of shared memory at offset %u that no thread of this "
                 "CTA has written";
-    if (problem) {
+    if (problem && !reported) {
       char text[256];
       snprintf(text, sizeof(text), problem, offset + i);
       fail(LaunchError::LaunchFailed, w, lane, text);
-      return nullptr;
+      if (abort)
+        return nullptr;
+      reported = true; // warn mode: once per access, then carry on
     }
     if (kind == Access::Read) {
       if (!opts.races)
         continue;
       if (b.writeEpoch == epoch && b.writer != self &&
-          b.writer != kAsyncAgent) {
+          b.writer != kAsyncAgent && !reported) {
         char text[200];
         snprintf(text, sizeof(text),
                  "shared memory race: thread %u reads offset %u written by "
                  "thread %u since the last barrier",
                  self & 0x3ff, offset + i, b.writer & 0x3ff);
         fail(LaunchError::LaunchFailed, w, lane, text);
-        return nullptr;
+        if (abort)
+          return nullptr;
+        reported = true;
       }
       if (b.readEpoch == epoch && b.reader != self)
         b.reader = kManyReaders;
@@ -356,7 +361,7 @@ uint8_t *Launch::sharedAccess(Warp &w, int lane, Cta &target, uint32_t offset,
     uint16_t writer = kind == Access::AsyncWrite
                           ? static_cast<uint16_t>(kAsyncAgent)
                           : self;
-    if (opts.races && kind == Access::Write) {
+    if (opts.races && kind == Access::Write && !reported) {
       if (b.writeEpoch == epoch && b.writer != writer) {
         char text[200];
         snprintf(text, sizeof(text),
@@ -364,9 +369,11 @@ uint8_t *Launch::sharedAccess(Warp &w, int lane, Cta &target, uint32_t offset,
                  "thread %u since the last barrier",
                  self & 0x3ff, offset + i, b.writer & 0x3ff);
         fail(LaunchError::LaunchFailed, w, lane, text);
-        return nullptr;
+        if (abort)
+          return nullptr;
+        reported = true;
       }
-      if (b.readEpoch == epoch && b.reader != writer) {
+      if (b.readEpoch == epoch && b.reader != writer && !reported) {
         char text[200];
         snprintf(text, sizeof(text),
                  "shared memory race: thread %u writes offset %u read by "
@@ -375,7 +382,9 @@ uint8_t *Launch::sharedAccess(Warp &w, int lane, Cta &target, uint32_t offset,
                  b.reader == kManyReaders ? "several threads"
                                           : "another thread");
         fail(LaunchError::LaunchFailed, w, lane, text);
-        return nullptr;
+        if (abort)
+          return nullptr;
+        reported = true;
       }
     }
     b.writer = writer;

@@ -164,6 +164,26 @@ if _capability and _capability >= (8, 0):
 if _capability and _capability[0] == 9:
     config.available_features.add("cuda-sm90")
 
+#  gpu-emulator  amp's PTX emulator and its stand-in libcuda.so.1 (always
+#                built). The tests in test/GPU run their programs with
+#                %gpu-run (any sm_80+ GPU) or %gpu-run-sm90 (wgmma): on the
+#                GPU when there is one, else under amp-emulate. `lit --param
+#                gpu=emulator` uses the emulator even where a GPU is.
+amp_emulate = os.path.join(config.amp_tools_dir, "amp-emulate")
+emulated_driver = os.path.join(config.amp_lib_dir, "emulator", "libcuda.so.1")
+if os.path.exists(amp_emulate) and os.path.exists(emulated_driver):
+    config.available_features.add("gpu-emulator")
+    config.substitutions.append(("%amp-emulate", amp_emulate))
+force_emulator = lit_config.params.get("gpu") == "emulator"
+on_gpu = "cuda-driver" in config.available_features and not force_emulator
+on_sm90 = "cuda-sm90" in config.available_features and not force_emulator
+# Longer names first: lit substitutes in order.
+config.substitutions.append(
+    ("%gpu-run-sm90", "env" if on_sm90 else amp_emulate))
+config.substitutions.append(("%gpu-run", "env" if on_gpu else amp_emulate))
+if on_gpu or on_sm90:
+    config.available_features.add("real-gpu")
+
 # Pass statistics are compiled out of release builds of LLVM.
 llvm_config_tool = os.path.join(config.llvm_tools_dir, "llvm-config")
 if os.path.exists(llvm_config_tool):

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 //
 //   amp-emulate [options] PROGRAM [ARGS...]
+//   amp-emulate --check-ptx [--list] FILE.ptx...
 //
 // Runs PROGRAM (anything built by amp-compile, or any program that loads
 // the CUDA driver libcuda.so.1) with the emulator's stand-in driver: the
@@ -15,17 +16,30 @@
 // AMP_CUDA_DRIVER (what libamp_cuda_runtime.so loads) and LD_LIBRARY_PATH
 // (for programs linked against libcuda.so.1 directly).
 //
+// --check-ptx parses PTX files (one or more modules each, as
+// scripts/amp-extract-ptx.py prints them) and lists the instructions the
+// emulator would not execute; --list adds how often each instruction form
+// occurs.
+//
 //===----------------------------------------------------------------------===//
 
+#include "Ptx.h"
+
+#include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
+#include <algorithm>
+#include <map>
 #include <string>
 #include <unistd.h>
 
 static const char *kUsage =
     "usage: amp-emulate [options] PROGRAM [ARGS...]\n"
+    "       amp-emulate --check-ptx [--list] FILE.ptx...\n"
     "\n"
     "Runs PROGRAM with amp's PTX emulator as its CUDA driver (kernels run on\n"
     "the CPU; modules must be PTX: amp-compile --format isa).\n"
@@ -40,8 +54,99 @@ static const char *kUsage =
     "                       bytes)\n"
     "  --dump-ptx=DIR       write every loaded module to DIR/module-N.ptx\n"
     "                       (the line numbers of error messages refer to it)\n"
+    "  --replace-ptx=DIR    load DIR/module-N.ptx instead of the N-th module\n"
+    "                       where that file exists (try an edited kernel)\n"
     "  --trace              one line per kernel launch\n"
-    "  --stats              thread-instructions and time at exit\n";
+    "  --stats              thread-instructions and time at exit\n"
+    "\n"
+    "--check-ptx: parse PTX files and list the instructions the emulator\n"
+    "does not implement (exit status 1 if there are any); --list also counts\n"
+    "every instruction form.\n";
+
+/// The opcode of an instruction's text (what precedes the operands).
+static std::string opcodeOf(const std::string &text) {
+  size_t start = 0;
+  if (!text.empty() && text[0] == '@')
+    start = text.find(' ') + 1;
+  size_t end = text.find(' ', start);
+  std::string op = text.substr(start, end == std::string::npos
+                                          ? std::string::npos
+                                          : end - start);
+  if (!op.empty() && op.back() == ';')
+    op.pop_back();
+  return op;
+}
+
+static int checkPtx(int argc, char **argv, int first) {
+  bool list = false;
+  std::map<std::string, uint64_t> counts;
+  uint64_t modules = 0, kernels = 0, instructions = 0, unsupported = 0;
+  bool failed = false;
+  for (int i = first; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--list")) {
+      list = true;
+      continue;
+    }
+    std::ifstream in(argv[i]);
+    if (!in) {
+      fprintf(stderr, "amp-emulate: error: cannot read %s\n", argv[i]);
+      return 2;
+    }
+    std::string text((std::istreambuf_iterator<char>(in)),
+                     std::istreambuf_iterator<char>());
+    // One module per .version directive.
+    std::vector<size_t> starts;
+    for (size_t p = text.find(".version"); p != std::string::npos;
+         p = text.find(".version", p + 1))
+      if (p == 0 || text[p - 1] == '\n')
+        starts.push_back(p);
+    if (starts.empty()) {
+      fprintf(stderr, "amp-emulate: error: %s holds no PTX module\n",
+              argv[i]);
+      failed = true;
+      continue;
+    }
+    for (size_t m = 0; m < starts.size(); ++m) {
+      size_t end = m + 1 < starts.size() ? starts[m + 1] : text.size();
+      std::string module = text.substr(starts[m], end - starts[m]);
+      size_t lineOffset = static_cast<size_t>(
+          std::count(text.begin(), text.begin() + starts[m], '\n'));
+      std::string error;
+      auto parsed = amp::emu::parseModule(module, error);
+      ++modules;
+      if (!parsed) {
+        fprintf(stderr, "%s: module %zu (from line %zu): %s\n", argv[i], m,
+                lineOffset + 1, error.c_str());
+        failed = true;
+        continue;
+      }
+      for (const auto &k : parsed->kernels) {
+        ++kernels;
+        for (size_t j = 0; j < k->code.size(); ++j) {
+          ++instructions;
+          counts[opcodeOf(k->text[j])]++;
+          if (k->code[j].op == amp::emu::Op::Unsupported) {
+            ++unsupported;
+            printf("%s:%zu: %s: not supported: %s\n", argv[i],
+                   lineOffset + k->code[j].line, k->name.c_str(),
+                   k->text[j].c_str());
+          }
+        }
+      }
+    }
+  }
+  if (list)
+    for (const auto &c : counts)
+      printf("%10llu  %s\n", static_cast<unsigned long long>(c.second),
+             c.first.c_str());
+  printf("%llu modules, %llu kernels, %llu instructions (%zu forms), %llu "
+         "not supported\n",
+         static_cast<unsigned long long>(modules),
+         static_cast<unsigned long long>(kernels),
+         static_cast<unsigned long long>(instructions), counts.size(),
+         static_cast<unsigned long long>(unsupported));
+  return failed || unsupported ? 1 : 0;
+}
 
 static std::string selfDirectory() {
   char path[PATH_MAX];
@@ -69,6 +174,8 @@ int main(int argc, char **argv) {
       ++i;
       break;
     }
+    if (a == "--check-ptx")
+      return checkPtx(argc, argv, i + 1);
     if (const char *v = value("--checks=")) {
       if (std::strcmp(v, "error") && std::strcmp(v, "warn")) {
         fprintf(stderr, "amp-emulate: error: --checks must be error or warn\n");
@@ -91,6 +198,8 @@ int main(int argc, char **argv) {
       setenv("AMP_EMULATOR_FILL", v, 1);
     } else if (const char *v = value("--dump-ptx=")) {
       setenv("AMP_EMULATOR_DUMP", v, 1);
+    } else if (const char *v = value("--replace-ptx=")) {
+      setenv("AMP_EMULATOR_REPLACE", v, 1);
     } else if (a == "--trace") {
       setenv("AMP_EMULATOR_TRACE", "1", 1);
     } else if (a == "--stats") {
@@ -128,5 +237,5 @@ int main(int argc, char **argv) {
   execvp(argv[i], argv + i);
   fprintf(stderr, "amp-emulate: error: cannot run %s: %s\n", argv[i],
           std::strerror(errno));
-  return 127;
+  return 2;
 }
