@@ -167,10 +167,13 @@ void Launch::landTma(Cta &cta, uint32_t mbarrier) {
       ++i;
       continue;
     }
+    updateSpecial(cta, copy.dst, static_cast<uint32_t>(copy.data.size()),
+                  [](SpecialByte &b) {
+                    if (b.pending)
+                      --b.pending;
+                  });
     for (size_t b = 0; b < copy.data.size(); ++b) {
       ShadowByte &s = cta.shadow[copy.dst + b];
-      if (s.pending)
-        --s.pending;
       s.writer = kAsyncAgent;
       s.writeEpoch = cta.epoch;
     }
@@ -202,9 +205,10 @@ void Launch::landCopies(Warp &w, uint32_t mask, const uint32_t *keepGroups) {
       w.copies[kept++] = c;
       continue;
     }
-    for (uint32_t b = 0; b < c.size; ++b)
-      if (w.cta->shadow[c.dst + b].pending)
-        --w.cta->shadow[c.dst + b].pending;
+    updateSpecial(*w.cta, c.dst, c.size, [](SpecialByte &b) {
+      if (b.pending)
+        --b.pending;
+    });
     // The landing write belongs to the issuing thread: another thread that
     // reads it must be ordered after this thread's wait by a barrier.
     uint8_t *p = sharedAccess(w, c.lane, *w.cta, c.dst, c.size, Access::Write);
@@ -280,8 +284,8 @@ void Launch::executeAsync(Warp &w, const Instruction &in, uint32_t mask) {
           return false;
         std::memcpy(c.data, p, srcSize);
       }
-      for (uint32_t b = 0; b < size; ++b)
-        w.cta->shadow[offset + b].pending++;
+      updateSpecial(*w.cta, offset, size,
+                    [](SpecialByte &b) { b.pending++; });
       w.copies.push_back(c);
       return true;
     });
@@ -431,7 +435,8 @@ void Launch::executeAsync(Warp &w, const Instruction &in, uint32_t mask) {
         return false;
       }
       for (uint64_t b = 0; b < bytes; ++b) {
-        ShadowByte &s = target->shadow[offset + b];
+        const SpecialByte &s = target->special[offset + b];
+        const ShadowByte &sh = target->shadow[offset + b];
         if (s.asyncReads) {
           fail(LaunchError::LaunchFailed, w, l,
                "a TMA copy overwrites shared memory that an in-flight "
@@ -439,7 +444,7 @@ void Launch::executeAsync(Warp &w, const Instruction &in, uint32_t mask) {
                "reusing the buffer)");
           return false;
         }
-        if (s.flags & kShadowMbarrier) {
+        if (s.mbarrier) {
           fail(LaunchError::LaunchFailed, w, l,
                "a TMA copy into offset " + std::to_string(offset) + " (" +
                    std::to_string(bytes) +
@@ -447,16 +452,16 @@ void Launch::executeAsync(Warp &w, const Instruction &in, uint32_t mask) {
                    std::to_string(offset + b));
           return false;
         }
-        if (opts.races && s.readEpoch == target->epoch &&
-            s.pending == 0) {
+        if (opts.races && sh.readEpoch == target->epoch && s.pending == 0) {
           fail(LaunchError::LaunchFailed, w, l,
                "shared memory race: a TMA copy into offset " +
                    std::to_string(offset + b) +
                    " overwrites data read since the last barrier");
           return false;
         }
-        s.pending++;
       }
+      updateSpecial(*target, offset, static_cast<uint32_t>(bytes),
+                    [](SpecialByte &b) { b.pending++; });
       target->tma.push_back({offset, bar, in.line, std::move(data)});
       return true;
     });
@@ -501,16 +506,16 @@ void Launch::executeAsync(Warp &w, const Instruction &in, uint32_t mask) {
           return false;
         }
         for (uint32_t b = 0; b < 8; ++b) {
-          ShadowByte &s = target->shadow[offset + b];
-          if (s.pending) {
+          if (target->special[offset + b].pending) {
             fail(LaunchError::LaunchFailed, w, l,
                  "mbarrier.init on shared memory an asynchronous copy is "
                  "still writing");
             return false;
           }
-          s.flags |= kShadowMbarrier;
-          s.writeEpoch = target->epoch;
+          target->shadow[offset + b].writeEpoch = target->epoch;
         }
+        updateSpecial(*target, offset, 8,
+                      [](SpecialByte &b) { b.mbarrier = 1; });
         MBarrier bar;
         bar.expected = bar.pending = count;
         bar.initLine = in.line;
@@ -520,8 +525,8 @@ void Launch::executeAsync(Warp &w, const Instruction &in, uint32_t mask) {
       }
       if (in.op == Op::MbarInval) {
         target->mbarriers.erase(offset);
-        for (uint32_t b = 0; b < 8; ++b)
-          target->shadow[offset + b].flags &= ~kShadowMbarrier;
+        updateSpecial(*target, offset, 8,
+                      [](SpecialByte &b) { b.mbarrier = 0; });
         return true;
       }
       if (in.op == Op::MbarTestWait || in.op == Op::MbarTryWait)

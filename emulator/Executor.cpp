@@ -69,9 +69,8 @@ bool Launch::fail(LaunchError kind, const Warp &w, int lane,
     fprintf(stderr, "amp-emulator: warning: further reports of this launch "
                     "are not printed\n");
   ++reports;
-  if (result.ok()) {
-    result.message = message; // remembered, but the launch goes on
-  }
+  if (result.ok() && result.message.empty())
+    result.message = message; // the first one, but the launch goes on
   return false;
 }
 
@@ -289,26 +288,26 @@ uint8_t *Launch::globalBytes(const Warp &w, int lane, uint64_t address,
   return bytes;
 }
 
-uint8_t *Launch::sharedAccess(Warp &w, int lane, Cta &target, uint32_t offset,
-                              uint32_t size, Access kind) {
-  if (uint64_t(offset) + size > target.sharedSize) {
-    char text[256];
-    snprintf(text, sizeof(text),
-             "out-of-bounds shared memory %s of %u bytes at offset %u: the "
-             "CTA has %u bytes (%u static + %u dynamic)",
-             kind == Access::Read ? "load" : "store", size, offset,
-             target.sharedSize, kernel.staticSharedBytes,
-             config.dynamicSharedBytes);
-    fail(LaunchError::IllegalAddress, w, lane, text);
-    return nullptr;
-  }
-  uint16_t self = static_cast<uint16_t>(
-      (w.cta->rank << 10) | (w.firstThread + static_cast<uint32_t>(lane)));
-  ShadowByte *s = target.shadow.data() + offset;
-  uint32_t epoch = target.epoch, base = target.epochBase;
-  bool reported = false;
+/// Reports a failed shared-memory check (kept out of line: the checks pass
+/// on almost every access). Returns whether execution goes on.
+[[gnu::noinline, gnu::cold]] static bool
+sharedProblem(Launch &l, Warp &w, int lane, const char *format, uint32_t a,
+              uint32_t b = 0, uint32_t c = 0) {
+  char text[256];
+  snprintf(text, sizeof(text), format, a, b, c);
+  l.fail(LaunchError::LaunchFailed, w, lane, text);
+  return !l.aborted();
+}
+
+/// The asynchronous-copy, wgmma and mbarrier checks of an access that
+/// touches a line with such state. False after reporting a problem.
+[[gnu::noinline]] static bool checkSpecial(Launch &l, Warp &w, int lane,
+                                           const Cta &target, uint32_t offset,
+                                           uint32_t size,
+                                           Launch::Access kind) {
+  using Access = Launch::Access;
   for (uint32_t i = 0; i < size; ++i) {
-    ShadowByte &b = s[i];
+    const SpecialByte &b = target.special[offset + i];
     const char *problem = nullptr;
     if (b.pending && kind != Access::AsyncWrite)
       problem = kind == Access::Read
@@ -322,70 +321,98 @@ uint8_t *Launch::sharedAccess(Warp &w, int lane, Cta &target, uint32_t offset,
       problem = "write to shared memory at offset %u while a "
                 "wgmma.mma_async that reads it is in flight (missing "
                 "wgmma.wait_group)";
-    else if (kind != Access::Read && (b.flags & kShadowMbarrier))
+    else if (kind != Access::Read && b.mbarrier)
       problem = "write to shared memory at offset %u overwrites a live "
                 "mbarrier object";
-    else if (kind == Access::Read && b.writeEpoch < base)
-      problem = "read of shared memory at offset %u that no thread of this "
-                "CTA has written";
-    if (problem && !reported) {
-      char text[256];
-      snprintf(text, sizeof(text), problem, offset + i);
-      fail(LaunchError::LaunchFailed, w, lane, text);
-      if (abort)
-        return nullptr;
-      reported = true; // warn mode: once per access, then carry on
-    }
-    if (kind == Access::Read) {
-      if (!opts.races)
+    if (problem)
+      return sharedProblem(l, w, lane, problem, offset + i);
+  }
+  return true;
+}
+
+uint8_t *Launch::sharedAccess(Warp &w, int lane, Cta &target, uint32_t offset,
+                              uint32_t size, Access kind) {
+  if (uint64_t(offset) + size > target.sharedSize) {
+    char text[256];
+    snprintf(text, sizeof(text),
+             "out-of-bounds shared memory %s of %u bytes at offset %u: the "
+             "CTA has %u bytes (%u static + %u dynamic)",
+             kind == Access::Read ? "load" : "store", size, offset,
+             target.sharedSize, kernel.staticSharedBytes,
+             config.dynamicSharedBytes);
+    fail(LaunchError::IllegalAddress, w, lane, text);
+    return nullptr;
+  }
+  // The rare states, looked at only where a line has any.
+  uint32_t firstLine = offset / kSpecialLine;
+  uint32_t lastLine = (offset + size - 1) / kSpecialLine;
+  bool reported = false; // warn mode: one report per access
+  if ((target.specialLines[firstLine] || target.specialLines[lastLine]) &&
+      !checkSpecial(*this, w, lane, target, offset, size, kind)) {
+    if (abort)
+      return nullptr;
+    reported = true;
+  }
+  const uint16_t self = static_cast<uint16_t>(
+      (w.cta->rank << 10) | (w.firstThread + static_cast<uint32_t>(lane)));
+  const uint16_t epoch = target.epoch, base = target.epochBase;
+  const bool races = opts.races;
+  ShadowByte *s = target.shadow.data() + offset;
+  if (kind == Access::Read) {
+    for (uint32_t i = 0; i < size; ++i) {
+      ShadowByte &b = s[i];
+      if (b.writeEpoch < base && !reported) {
+        if (!sharedProblem(*this, w, lane,
+                           "read of shared memory at offset %u that no "
+                           "thread of this CTA has written",
+                           offset + i))
+          return nullptr;
+        reported = true;
+      }
+      if (!races)
         continue;
       if (b.writeEpoch == epoch && b.writer != self &&
           b.writer != kAsyncAgent && !reported) {
-        char text[200];
-        snprintf(text, sizeof(text),
-                 "shared memory race: thread %u reads offset %u written by "
-                 "thread %u since the last barrier",
-                 self & 0x3ff, offset + i, b.writer & 0x3ff);
-        fail(LaunchError::LaunchFailed, w, lane, text);
-        if (abort)
+        if (!sharedProblem(*this, w, lane,
+                           "shared memory race: thread %u reads offset %u "
+                           "written by thread %u since the last barrier",
+                           self & 0x3ff, offset + i, b.writer & 0x3ff))
           return nullptr;
         reported = true;
       }
-      if (b.readEpoch == epoch && b.reader != self)
-        b.reader = kManyReaders;
-      else
-        b.reader = self;
+      b.reader = (b.readEpoch == epoch && b.reader != self)
+                     ? static_cast<uint16_t>(kManyReaders)
+                     : self;
       b.readEpoch = epoch;
-      continue;
     }
-    uint16_t writer = kind == Access::AsyncWrite
-                          ? static_cast<uint16_t>(kAsyncAgent)
-                          : self;
-    if (opts.races && kind == Access::Write && !reported) {
-      if (b.writeEpoch == epoch && b.writer != writer) {
-        char text[200];
-        snprintf(text, sizeof(text),
-                 "shared memory race: thread %u writes offset %u written by "
-                 "thread %u since the last barrier",
-                 self & 0x3ff, offset + i, b.writer & 0x3ff);
-        fail(LaunchError::LaunchFailed, w, lane, text);
-        if (abort)
-          return nullptr;
-        reported = true;
-      }
-      if (b.readEpoch == epoch && b.reader != writer && !reported) {
-        char text[200];
-        snprintf(text, sizeof(text),
-                 "shared memory race: thread %u writes offset %u read by "
-                 "%s since the last barrier",
-                 self & 0x3ff, offset + i,
-                 b.reader == kManyReaders ? "several threads"
-                                          : "another thread");
-        fail(LaunchError::LaunchFailed, w, lane, text);
-        if (abort)
-          return nullptr;
-        reported = true;
-      }
+    return target.shared.data() + offset;
+  }
+  const uint16_t writer = kind == Access::AsyncWrite
+                              ? static_cast<uint16_t>(kAsyncAgent)
+                              : self;
+  bool check = races && kind == Access::Write && !reported;
+  for (uint32_t i = 0; i < size; ++i) {
+    ShadowByte &b = s[i];
+    if (check && b.writeEpoch == epoch && b.writer != writer) {
+      if (!sharedProblem(*this, w, lane,
+                         "shared memory race: thread %u writes offset %u "
+                         "written by thread %u since the last barrier",
+                         self & 0x3ff, offset + i, b.writer & 0x3ff))
+        return nullptr;
+      check = false;
+    }
+    if (check && b.readEpoch == epoch && b.reader != writer) {
+      if (!sharedProblem(*this, w, lane,
+                         b.reader == kManyReaders
+                             ? "shared memory race: thread %u writes offset "
+                               "%u read by several threads since the last "
+                               "barrier"
+                             : "shared memory race: thread %u writes offset "
+                               "%u read by another thread since the last "
+                               "barrier",
+                         self & 0x3ff, offset + i))
+        return nullptr;
+      check = false;
     }
     b.writer = writer;
     b.writeEpoch = epoch;
@@ -518,6 +545,23 @@ void Launch::exitLanes(Warp &w, uint32_t mask) {
   reconverge(w);
   ++syncEvents;
   checkBarriers(*w.cta);
+}
+
+void Launch::nextEpoch(Cta &cta) {
+  if (epochCounter == 0xffff) {
+    // Out of epochs: renumber every CTA of the cluster (written in this
+    // CTA: epoch 1; the current epoch starts at 2).
+    for (Cta &c : cluster) {
+      for (ShadowByte &b : c.shadow) {
+        b.writeEpoch = b.writeEpoch >= c.epochBase ? 1 : 0;
+        b.readEpoch = 0;
+      }
+      c.epochBase = 1;
+      c.epoch = 2;
+    }
+    epochCounter = 2;
+  }
+  cta.epoch = ++epochCounter;
 }
 
 void Launch::releaseBarrier(Cta &cta, uint32_t id) {
@@ -1103,6 +1147,61 @@ uint64_t convert(const Instruction &in, uint64_t v) {
   return out;
 }
 
+/// Little-endian loads and stores of 1, 2, 4 or 8 bytes (fixed-size
+/// copies compile to plain moves).
+uint64_t loadBytes(const uint8_t *p, int bytes) {
+  switch (bytes) {
+  case 1:
+    return *p;
+  case 2: {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return v;
+  }
+  case 4: {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  default: {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+  }
+}
+
+void storeBytes(uint8_t *p, uint64_t v, int bytes) {
+  switch (bytes) {
+  case 1:
+    *p = static_cast<uint8_t>(v);
+    return;
+  case 2: {
+    uint16_t x = static_cast<uint16_t>(v);
+    std::memcpy(p, &x, 2);
+    return;
+  }
+  case 4: {
+    uint32_t x = static_cast<uint32_t>(v);
+    std::memcpy(p, &x, 4);
+    return;
+  }
+  default:
+    std::memcpy(p, &v, 8);
+    return;
+  }
+}
+
+/// fmaf with the host's FMA instruction where it has one (libm's fmaf is a
+/// call, and the emulator runs a great many of them).
+[[gnu::target("fma")]] float fmaHardware(float a, float b, float c) {
+  return __builtin_fmaf(a, b, c);
+}
+float fusedMultiplyAdd(float a, float b, float c) {
+  static const bool hasFma = __builtin_cpu_supports("fma");
+  return hasFma ? fmaHardware(a, b, c) : std::fma(a, b, c);
+}
+
 uint64_t popcount64(uint64_t v) { return static_cast<uint64_t>(__builtin_popcountll(v)); }
 
 } // namespace
@@ -1437,8 +1536,9 @@ void Launch::executeScalar(Warp &w, const Instruction &in, uint32_t mask) {
         float r = in.op == Op::FAdd   ? x + y
                   : in.op == Op::FSub ? x - y
                   : in.op == Op::FMul ? x * y
-                                      : std::fma(x, y,
-                                                 floatOf(static_cast<uint32_t>(c[l])));
+                                      : fusedMultiplyAdd(
+                                            x, y,
+                                            floatOf(static_cast<uint32_t>(c[l])));
         d[l] = std::isnan(r) ? kCanonicalNaN32 : bitsOf(r);
       }
       return;
@@ -1615,11 +1715,9 @@ void Launch::executeScalar(Warp &w, const Instruction &in, uint32_t mask) {
                                : value;
         uint8_t *e = p + i * elemBytes;
         if (store) {
-          uint64_t x = read(w, v, l);
-          std::memcpy(e, &x, static_cast<size_t>(elemBytes));
+          storeBytes(e, read(w, v, l), elemBytes);
         } else {
-          uint64_t x = 0;
-          std::memcpy(&x, e, static_cast<size_t>(elemBytes));
+          uint64_t x = loadBytes(e, elemBytes);
           if (isSigned)
             x = static_cast<uint64_t>(signExtend(x, bits));
           write(w, v, l, x);
@@ -2073,11 +2171,13 @@ void Launch::initCta(Cta &cta, uint32_t linear, Dim3 ctaid, uint32_t rank) {
     // CTAs find what the previous one left).
     cta.shared.assign(size, 0xa5);
     cta.shadow.assign(size, ShadowByte());
+    cta.special.assign(size, SpecialByte());
+    cta.specialLines.assign(size / kSpecialLine + 1, 0);
     cta.dirty = false;
   } else {
     for (const auto &entry : cta.mbarriers)
-      for (uint32_t b = 0; b < 8; ++b)
-        cta.shadow[entry.first + b].flags &= ~kShadowMbarrier;
+      updateSpecial(cta, entry.first, 8,
+                    [](SpecialByte &b) { b.mbarrier = 0; });
   }
   cta.sharedSize = size;
   cta.mbarriers.clear();

@@ -30,23 +30,29 @@ namespace emu {
 
 constexpr int kWarpSize = 32;
 
-/// Per-byte state of shared memory for the checks.
+/// Per-byte state of shared memory for the race and initialization checks
+/// (8 bytes a byte: this is read on every shared access).
 struct ShadowByte {
-  uint32_t writeEpoch = 0;
-  uint32_t readEpoch = 0;
+  uint16_t writeEpoch = 0;
+  uint16_t readEpoch = 0;
   uint16_t writer = 0;
   uint16_t reader = 0;
-  uint8_t pending = 0; // in-flight asynchronous writes to this byte
-  uint8_t flags = 0;   // kShadow* below
-  uint16_t asyncReads = 0; // in-flight wgmma reads of this byte
-};
-enum : uint8_t {
-  kShadowMbarrier = 1, // part of a live mbarrier object
 };
 enum : uint16_t {
   kManyReaders = 0xffff,
   kAsyncAgent = 0xfffe, // TMA (ordered by its mbarrier)
 };
+
+/// Per-byte state that few bytes have: in-flight asynchronous copies and
+/// wgmma reads, live mbarriers. Cta::specialLines counts, per 64-byte line,
+/// the bytes with any of it, so that ordinary accesses look at one counter.
+struct SpecialByte {
+  uint8_t pending = 0;     // in-flight asynchronous writes to this byte
+  uint8_t mbarrier = 0;    // part of a live mbarrier object
+  uint16_t asyncReads = 0; // in-flight wgmma reads of this byte
+  bool any() const { return pending || mbarrier || asyncReads; }
+};
+constexpr uint32_t kSpecialLine = 64;
 
 struct MBarrier {
   uint32_t expected = 0; // arrivals per phase
@@ -138,10 +144,13 @@ struct Cta {
   std::vector<uint8_t> shared;
   uint32_t sharedSize = 0;
   std::vector<ShadowByte> shadow;
-  /// Barrier epochs, unique in the launch: shadow bytes written before
-  /// `epochBase` were written by an earlier CTA (garbage to this one).
-  uint32_t epochBase = 1;
-  uint32_t epoch = 1;
+  std::vector<SpecialByte> special;
+  std::vector<uint16_t> specialLines;
+  /// Barrier epochs (16-bit, renumbered when they run out): shadow bytes
+  /// written before `epochBase` were written by an earlier CTA that used
+  /// the same shadow (garbage to this one).
+  uint16_t epochBase = 1;
+  uint16_t epoch = 1;
   /// Asynchronous state was left behind (after an error): clear all.
   bool dirty = false;
   std::map<uint32_t, MBarrier> mbarriers;
@@ -238,7 +247,23 @@ private:
   void checkBarriers(Cta &cta);
   void releaseBarrier(Cta &cta, uint32_t id);
   /// Starts a new barrier epoch in `cta`.
-  void nextEpoch(Cta &cta) { cta.epoch = ++epochCounter; }
+  void nextEpoch(Cta &cta);
+  /// Changes the special state of [offset, offset + size) of `cta`
+  /// through `update(SpecialByte &)`, keeping the line counts.
+  template <typename F>
+  void updateSpecial(Cta &cta, uint32_t offset, uint32_t size, F update) {
+    for (uint32_t i = offset; i < offset + size; ++i) {
+      // On a copy: reading back a partly written struct stalls the store
+      // forwarding of every iteration.
+      SpecialByte b = cta.special[i];
+      bool before = b.any();
+      update(b);
+      bool after = b.any();
+      cta.special[i] = b;
+      if (before != after)
+        cta.specialLines[i / kSpecialLine] += after ? 1 : uint16_t(-1);
+    }
+  }
   void clusterBarrier(Warp &w, const Instruction &in, uint32_t mask);
   std::string where(const Warp &w, int lane) const;
 
@@ -246,7 +271,7 @@ private:
   unsigned reports = 0;
   LaunchResult result;
   uint32_t clusterArrived = 0;
-  uint32_t epochCounter = 0;
+  uint16_t epochCounter = 0;
   uint32_t clusterPhase = 0;
 };
 

@@ -304,8 +304,7 @@ void Launch::executeTensorCore(Warp &w, const Instruction &in, uint32_t mask) {
     std::memcpy(&bits, p, 2);
     out = inputValue(bits, t);
     // In flight until wgmma.wait_group: writes to it are errors.
-    w.cta->shadow[addr].asyncReads++;
-    w.cta->shadow[addr + 1].asyncReads++;
+    updateSpecial(*w.cta, addr, 2, [](SpecialByte &b) { b.asyncReads++; });
     group.reads.push_back({addr, addr + 2});
     return true;
   };
@@ -386,9 +385,11 @@ void Launch::retireWgmma(Warp &w, uint32_t keep) {
         --w.inflightCount;
       }
     for (const auto &range : g.reads)
-      for (uint32_t a = range.first; a < range.second; ++a)
-        if (w.cta->shadow[a].asyncReads)
-          w.cta->shadow[a].asyncReads--;
+      updateSpecial(*w.cta, range.first, range.second - range.first,
+                    [](SpecialByte &b) {
+                      if (b.asyncReads)
+                        b.asyncReads--;
+                    });
     w.wgmmaGroups.erase(w.wgmmaGroups.begin());
   }
   // Registers of groups still pending stay in flight; re-mark them (a
