@@ -545,6 +545,7 @@ void Launch::exitLanes(Warp &w, uint32_t mask) {
   reconverge(w);
   ++syncEvents;
   checkBarriers(*w.cta);
+  checkClusterBarrier();
 }
 
 void Launch::nextEpoch(Cta &cta) {
@@ -655,37 +656,37 @@ void Launch::barrier(Warp &w, const Instruction &in, uint32_t mask) {
   checkBarriers(cta);
 }
 
-void Launch::clusterBarrier(Warp &w, const Instruction &in, uint32_t mask) {
-  // barrier.cluster.arrive / .wait: every non-exited thread of the cluster
-  // arrives, then waits for the phase to complete. Modelled with a per-CTA
-  // park on barrier 15 + the cluster phase.
-  uint32_t total = 0;
+void Launch::checkClusterBarrier() {
+  if (!clusterArrived)
+    return;
+  uint32_t live = 0;
   for (const Cta &c : cluster)
-    total += c.numThreads;
+    live += c.numThreads - c.exitedThreads;
+  if (clusterArrived >= live) {
+    clusterArrived = 0;
+    ++clusterPhase;
+    for (Cta &c : cluster)
+      nextEpoch(c);
+  }
+}
+
+void Launch::clusterBarrier(Warp &w, const Instruction &in, uint32_t mask) {
+  // barrier.cluster.arrive: every non-exited thread of the cluster arrives
+  // once per phase; barrier.cluster.wait completes when the phase the
+  // thread arrived in has completed.
   if (in.op == Op::BarrierClusterArrive) {
+    w.clusterArrivalPhase = clusterPhase;
     clusterArrived += static_cast<uint32_t>(__builtin_popcount(mask));
     ++syncEvents;
-    uint32_t exited = 0;
-    for (const Cta &c : cluster)
-      exited += c.exitedThreads;
-    if (clusterArrived >= total - exited) {
-      clusterArrived = 0;
-      ++clusterPhase;
-      for (Cta &c : cluster)
-        nextEpoch(c);
-    }
-    ++w.pc;
-    reconverge(w);
+    checkClusterBarrier();
+    advance(w, mask);
     return;
   }
-  // wait: completes once the phase this thread arrived in has completed;
-  // the arrivals of a phase are complete when clusterArrived was reset.
-  if (clusterArrived != 0) {
+  if (clusterPhase <= w.clusterArrivalPhase) {
     w.yielded = true; // spin until the others arrive
     return;
   }
-  ++w.pc;
-  reconverge(w);
+  advance(w, mask);
 }
 
 //===----------------------------------------------------------------------===//
@@ -2218,6 +2219,7 @@ void Launch::initCta(Cta &cta, uint32_t linear, Dim3 ctaid, uint32_t rank) {
       w.inflight.assign(kernel.numRegisters, 0);
     w.inflightCount = 0;
     w.fenced = false;
+    w.clusterArrivalPhase = 0;
   }
 }
 
@@ -2403,6 +2405,7 @@ LaunchResult Launch::run(void **paramValues) {
       for (uint32_t cx = 0; cx < g.x / clusterDims.x && !abort; ++cx) {
         clusterId = {cx, cy, cz};
         clusterArrived = 0;
+        clusterPhase = 0;
         uint32_t rank = 0;
         for (uint32_t z = 0; z < clusterDims.z; ++z)
           for (uint32_t y = 0; y < clusterDims.y; ++y)

@@ -133,6 +133,8 @@ struct Warp {
   std::vector<uint8_t> inflight;       // per register slot: 1 while pending
   uint32_t inflightCount = 0;
   bool fenced = false;                 // wgmma.fence since the last access
+  /// The cluster barrier phase this warp last arrived in.
+  uint32_t clusterArrivalPhase = 0;
 };
 
 struct Cta {
@@ -265,6 +267,7 @@ private:
     }
   }
   void clusterBarrier(Warp &w, const Instruction &in, uint32_t mask);
+  void checkClusterBarrier();
   std::string where(const Warp &w, int lane) const;
 
   bool abort = false;

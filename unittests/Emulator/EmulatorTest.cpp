@@ -433,6 +433,107 @@ TEST_F(Emulator, MmaSyncM16n8k16WithLdmatrixOperands) {
   }
 }
 
+// stmatrix is the inverse of ldmatrix: lane l's registers go to row l / 4,
+// columns 2 * (l % 4) and + 1 of each matrix.
+TEST_F(Emulator, StmatrixFragmentLayout) {
+  auto m = load(R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<10>;
+  .shared .align 16 .b8 sm[512];
+  mov.u32 %r1, %tid.x;
+  shl.b32 %r2, %r1, 16;
+  or.b32 %r3, %r2, %r1;
+  add.s32 %r4, %r3, 0x01000100;
+  add.s32 %r5, %r3, 0x02000200;
+  add.s32 %r6, %r3, 0x03000300;
+  mov.u64 %rd1, sm;
+  mul.wide.u32 %rd2, %r1, 16;
+  add.s64 %rd3, %rd1, %rd2;
+  stmatrix.sync.aligned.m8n8.x4.shared.b16 [%rd3], {%r3, %r4, %r5, %r6};
+  bar.sync 0;
+  ld.shared.v4.b32 {%r7, %r8, %r9, %r10}, [%rd3];
+  ld.param.u64 %rd4, [out];
+  add.s64 %rd5, %rd4, %rd2;
+  st.global.v4.b32 [%rd5], {%r7, %r8, %r9, %r10};
+  ret;
+}
+)");
+  uint64_t out = zeros(512);
+  LaunchResult r = run(*m, "k", {1, 1, 1}, {32, 1, 1}, {out});
+  ASSERT_TRUE(r.ok()) << r.message;
+  auto v = download<uint16_t>(out, 256);
+  // Lane l stored (l + 256 * i) in both halves of register i (matrix i);
+  // element (row, col) of matrix i comes from lane 4 * row + col / 2.
+  for (int mi = 0; mi < 4; ++mi)
+    for (int row = 0; row < 8; ++row)
+      for (int col = 0; col < 8; ++col)
+        EXPECT_EQ(v[(mi * 8 + row) * 8 + col], 4 * row + col / 2 + 256 * mi)
+            << "matrix " << mi << " (" << row << ", " << col << ")";
+}
+
+TEST_F(Emulator, SharedMemoryOutOfBoundsIsAnError) {
+  auto m = load(R"(
+.extern .shared .align 16 .b8 dyn[];
+.visible .entry k()
+{
+  .reg .b32 %r<4>;
+  mov.u32 %r1, 7;
+  st.shared.u32 [dyn+1024], %r1;
+  ret;
+}
+)");
+  LaunchResult r = run(*m, "k", {1, 1, 1}, {1, 1, 1}, {}, 1024);
+  EXPECT_EQ(r.error, LaunchError::IllegalAddress);
+  EXPECT_NE(r.message.find("out-of-bounds shared memory store of 4 bytes at "
+                           "offset 1024: the CTA has 1024 bytes (0 static + "
+                           "1024 dynamic)"),
+            std::string::npos)
+      << r.message;
+}
+
+// Two CTAs of a cluster exchange values through distributed shared memory
+// (mapa + ld.shared::cluster) between cluster barriers.
+TEST_F(Emulator, ClusterDistributedSharedMemory) {
+  auto m = load(R"(
+.visible .entry k(.param .u64 out)
+.reqnctapercluster 2, 1, 1
+{
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<8>;
+  .shared .align 4 .b8 sm[4];
+  mov.u32 %r1, %cluster_ctarank;
+  mov.u32 %r2, %ctaid.x;
+  add.s32 %r3, %r2, 100;
+  st.shared.u32 [sm], %r3;
+  barrier.cluster.arrive.aligned;
+  barrier.cluster.wait.aligned;
+  xor.b32 %r4, %r1, 1;
+  mov.u32 %r5, sm;
+  mapa.shared::cluster.u32 %r6, %r5, %r4;
+  ld.shared::cluster.u32 %r7, [%r6];
+  mov.u32 %r8, %cluster_nctarank;
+  mul.lo.u32 %r9, %r8, 1000;
+  add.s32 %r7, %r7, %r9;
+  ld.param.u64 %rd1, [out];
+  mul.wide.u32 %rd2, %r2, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r7;
+  barrier.cluster.arrive.aligned;
+  barrier.cluster.wait.aligned;
+  ret;
+}
+)");
+  uint64_t out = zeros(4 * 4);
+  LaunchResult r = run(*m, "k", {4, 1, 1}, {1, 1, 1}, {out});
+  ASSERT_TRUE(r.ok()) << r.message;
+  auto v = download<uint32_t>(out, 4);
+  // CTA i reads its partner's ctaid + 100 (partner: i ^ 1), plus 2000.
+  for (uint32_t i = 0; i < 4; ++i)
+    EXPECT_EQ(v[i], (i ^ 1) + 100 + 2000) << i;
+}
+
 //===----------------------------------------------------------------------===//
 // wgmma
 //===----------------------------------------------------------------------===//
