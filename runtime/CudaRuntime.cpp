@@ -15,6 +15,13 @@
 //  - ampCuda*: helpers for harnesses (errors, device name, host<->device
 //    copies, timing events).
 //
+// The driver (libcuda.so.1, or the library named by the environment variable
+// AMP_CUDA_DRIVER, such as amp-emulate's stand-in) is loaded with dlopen on
+// first use, and its entry points are resolved with dlsym from the table in
+// CudaDriverApi.h: the runtime builds without a CUDA toolkit and needs only
+// libc at load time. Without a driver, the first entry point called prints
+// one line saying so and exits with status 1 (nothing can run without one).
+//
 // Every entry point makes the primary context of the default device current
 // first (initializing the driver on first use), so the module loads that
 // global constructors run before main work too. Errors are reported on
@@ -25,7 +32,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <cuda.h>
+#include "CudaDriverApi.h"
+
+#include <dlfcn.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -38,7 +47,60 @@
 
 #define AMP_EXPORT extern "C" __attribute__((visibility("default")))
 
+using namespace amp::cuda;
+
 namespace {
+
+//===----------------------------------------------------------------------===//
+// The driver, loaded at run time
+//===----------------------------------------------------------------------===//
+
+/// The driver's entry points (null for a missing optional one).
+struct Driver {
+#define AMP_DRIVER_FIELD(name, symbol, need, ret, params) PFN_##name name;
+  AMP_CUDA_DRIVER_ENTRY_POINTS(AMP_DRIVER_FIELD)
+#undef AMP_DRIVER_FIELD
+  /// What was loaded, for messages.
+  const char *path;
+};
+
+/// Loads the driver and resolves its entry points; exits with one line on
+/// stderr when there is no driver or it lacks a required entry point.
+Driver loadDriver() {
+  const char *fromEnv = getenv("AMP_CUDA_DRIVER");
+  const char *path = fromEnv && *fromEnv ? fromEnv : "libcuda.so.1";
+  void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char *error = dlerror();
+    fprintf(stderr,
+            "amp-cuda-runtime: cannot load the CUDA driver (%s%s); a GPU "
+            "build needs the NVIDIA driver, or run it under "
+            "build/bin/amp-emulate\n",
+            fromEnv && *fromEnv ? "AMP_CUDA_DRIVER=" : "",
+            error ? error : path);
+    exit(1);
+  }
+  Driver driver;
+  driver.path = path;
+#define AMP_DRIVER_RESOLVE(name, symbol, need, ret, params)                    \
+  driver.name = reinterpret_cast<PFN_##name>(dlsym(handle, #symbol));          \
+  if (!driver.name && EntryPointNeed::need == EntryPointNeed::Required) {      \
+    fprintf(stderr,                                                            \
+            "amp-cuda-runtime: the CUDA driver %s has no %s (it is too old, "  \
+            "or not a CUDA driver)\n",                                         \
+            path, #symbol);                                                    \
+    exit(1);                                                                   \
+  }
+  AMP_CUDA_DRIVER_ENTRY_POINTS(AMP_DRIVER_RESOLVE)
+#undef AMP_DRIVER_RESOLVE
+  return driver;
+}
+
+/// The driver, loaded on first use.
+const Driver &driver() {
+  static const Driver loaded = loadDriver();
+  return loaded;
+}
 
 //===----------------------------------------------------------------------===//
 // Errors and context
@@ -46,18 +108,43 @@ namespace {
 
 CUresult lastError = CUDA_SUCCESS;
 
-void report(CUresult result, const char *expr, const char *where) {
+/// Reports a failed call on stderr and remembers its error; returns
+/// `result`.
+CUresult report(CUresult result, const char *expr, const char *where) {
   if (result == CUDA_SUCCESS)
-    return;
+    return result;
   lastError = result;
   const char *name = nullptr, *text = nullptr;
-  cuGetErrorName(result, &name);
-  cuGetErrorString(result, &text);
-  fprintf(stderr, "amp-cuda-runtime: %s failed in %s: %s (%s)\n", expr, where,
-          name ? name : "unknown error", text ? text : "");
+  driver().cuGetErrorName(result, &name);
+  driver().cuGetErrorString(result, &text);
+  if (name)
+    fprintf(stderr, "amp-cuda-runtime: %s failed in %s: %s (%s)\n", expr,
+            where, name, text ? text : "");
+  else
+    fprintf(stderr, "amp-cuda-runtime: %s failed in %s: error %d\n", expr,
+            where, static_cast<int>(result));
+  return result;
 }
 
-#define CUDA_REPORT(expr) report((expr), #expr, __func__)
+/// Calls the driver's entry point `fn` and reports a failure with the call
+/// as written.
+#define CUDA_CALL(fn, ...)                                                     \
+  report(driver().fn(__VA_ARGS__), #fn "(" #__VA_ARGS__ ")", __func__)
+
+/// Whether the driver has the optional entry point `fn`; reports which
+/// feature needs it otherwise.
+#define CUDA_HAS(fn, feature) hasEntryPoint(driver().fn != nullptr, #fn, feature)
+
+bool hasEntryPoint(bool present, const char *name, const char *feature) {
+  if (present)
+    return true;
+  fprintf(stderr,
+          "amp-cuda-runtime: %s needs %s, which the CUDA driver %s does not "
+          "have (too old)\n",
+          feature, name, driver().path);
+  lastError = CUDA_ERROR_NOT_SUPPORTED;
+  return false;
+}
 
 int defaultDevice = 0;
 std::mutex contextMutex;
@@ -65,10 +152,11 @@ CUcontext contexts[64] = {};
 
 /// Makes the primary context of the default device current on this thread.
 CUcontext ensureContext() {
+  driver(); // exits here, outside the lock, without a driver
   std::lock_guard<std::mutex> lock(contextMutex);
   static bool initialized = false;
   if (!initialized) {
-    CUDA_REPORT(cuInit(0));
+    CUDA_CALL(cuInit, 0);
     initialized = true;
   }
   int device = defaultDevice;
@@ -76,25 +164,25 @@ CUcontext ensureContext() {
     device = 0;
   if (!contexts[device]) {
     CUdevice dev;
-    CUDA_REPORT(cuDeviceGet(&dev, device));
-    CUDA_REPORT(cuDevicePrimaryCtxRetain(&contexts[device], dev));
+    CUDA_CALL(cuDeviceGet, &dev, device);
+    CUDA_CALL(cuDevicePrimaryCtxRetain, &contexts[device], dev);
   }
   CUcontext current = nullptr;
-  cuCtxGetCurrent(&current);
+  driver().cuCtxGetCurrent(&current);
   if (current != contexts[device])
-    CUDA_REPORT(cuCtxSetCurrent(contexts[device]));
+    CUDA_CALL(cuCtxSetCurrent, contexts[device]);
   return contexts[device];
 }
 
 CUdevice currentDevice() {
   CUdevice dev = 0;
-  CUDA_REPORT(cuCtxGetDevice(&dev));
+  CUDA_CALL(cuCtxGetDevice, &dev);
   return dev;
 }
 
 int deviceAttribute(CUdevice_attribute attribute) {
   int value = 0;
-  CUDA_REPORT(cuDeviceGetAttribute(&value, attribute, currentDevice()));
+  CUDA_CALL(cuDeviceGetAttribute, &value, attribute, currentDevice());
   return value;
 }
 
@@ -103,7 +191,9 @@ int deviceAttribute(CUdevice_attribute attribute) {
 bool hasMemoryPools() {
   static int pools = -1;
   if (pools < 0)
-    pools = deviceAttribute(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED);
+    pools = driver().cuMemAllocAsync && driver().cuMemFreeAsync
+                ? deviceAttribute(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED)
+                : 0;
   return pools > 0;
 }
 
@@ -183,21 +273,22 @@ void *encodeTensorMap(int64_t rank, const RankedDescriptor *d,
       globalStrides[i - 1] =
           static_cast<cuuint64_t>(descStride(d, rank, r) * elementBytes);
   }
+  if (!CUDA_HAS(cuTensorMapEncodeTiled, "a TMA descriptor (sm_90 kernels)"))
+    return nullptr;
   CUtensorMap map;
   memset(&map, 0, sizeof(map));
-  CUresult result = cuTensorMapEncodeTiled(
-      &map, dataType, static_cast<cuuint32_t>(rank), descData(d, elementBytes),
-      globalDim, globalStrides, boxDim, elementStrides, interleave, swizzle,
-      l2Promotion, oobFill);
-  CUDA_REPORT(result);
+  CUresult result = CUDA_CALL(
+      cuTensorMapEncodeTiled, &map, dataType, static_cast<cuuint32_t>(rank),
+      descData(d, elementBytes), globalDim, globalStrides, boxDim,
+      elementStrides, interleave, swizzle, l2Promotion, oobFill);
   if (result != CUDA_SUCCESS)
     return nullptr;
   CUdeviceptr device = 0;
-  CUDA_REPORT(cuMemAlloc(&device, sizeof(CUtensorMap)));
-  CUDA_REPORT(cuMemcpyHtoD(device, &map, sizeof(CUtensorMap)));
+  CUDA_CALL(cuMemAlloc, &device, sizeof(CUtensorMap));
+  CUDA_CALL(cuMemcpyHtoD, device, &map, sizeof(CUtensorMap));
   // Copies from pageable memory may still be in flight when cuMemcpyHtoD
   // returns, and kernels run on non-blocking streams: wait here.
-  CUDA_REPORT(cuCtxSynchronize());
+  CUDA_CALL(cuCtxSynchronize);
   return reinterpret_cast<void *>(device);
 }
 
@@ -277,11 +368,11 @@ UnrankedMemRef deviceConstant(UnrankedMemRef host, int64_t elementBytes) {
       device = it->second;
     } else if (bytes > 0) {
       CUdeviceptr ptr = 0;
-      CUDA_REPORT(cuMemAlloc(&ptr, bytes));
-      CUDA_REPORT(cuMemcpyHtoD(ptr, data, bytes));
+      CUDA_CALL(cuMemAlloc, &ptr, bytes);
+      CUDA_CALL(cuMemcpyHtoD, ptr, data, bytes);
       // See encodeTensorMap: the upload must land before kernels on
       // non-blocking streams read it.
-      CUDA_REPORT(cuCtxSynchronize());
+      CUDA_CALL(cuCtxSynchronize);
       device = reinterpret_cast<void *>(ptr);
       deviceConstants.emplace(key, device);
     }
@@ -310,7 +401,7 @@ AMP_EXPORT void mgpuSetDefaultDevice(int32_t device) {
 AMP_EXPORT CUmodule mgpuModuleLoad(void *data, size_t /*gpuBlobSize*/) {
   ensureContext();
   CUmodule module = nullptr;
-  CUDA_REPORT(cuModuleLoadData(&module, data));
+  CUDA_CALL(cuModuleLoadData, &module, data);
   return module;
 }
 
@@ -323,8 +414,8 @@ AMP_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
                             CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel)),
                     errorLog, reinterpret_cast<void *>(logSize)};
-  CUresult result = cuModuleLoadDataEx(&module, data, 3, options, values);
-  CUDA_REPORT(result);
+  CUresult result =
+      CUDA_CALL(cuModuleLoadDataEx, &module, data, 3, options, values);
   if (result != CUDA_SUCCESS && errorLog[0])
     fprintf(stderr, "amp-cuda-runtime: PTX JIT log:\n%s\n", errorLog);
   return module;
@@ -334,7 +425,7 @@ AMP_EXPORT void mgpuModuleUnload(CUmodule module) {
   if (!module)
     return;
   ensureContext();
-  CUDA_REPORT(cuModuleUnload(module));
+  CUDA_CALL(cuModuleUnload, module);
 }
 
 AMP_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
@@ -348,7 +439,7 @@ AMP_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
     lastError = CUDA_ERROR_INVALID_HANDLE;
     return nullptr;
   }
-  CUDA_REPORT(cuModuleGetFunction(&function, module, name));
+  CUDA_CALL(cuModuleGetFunction, &function, module, name);
   return function;
 }
 
@@ -368,8 +459,8 @@ static bool prepareSharedMemory(CUfunction function, int32_t bytes) {
     lastError = CUDA_ERROR_INVALID_VALUE;
     return false;
   }
-  CUDA_REPORT(cuFuncSetAttribute(
-      function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes));
+  CUDA_CALL(cuFuncSetAttribute, 
+      function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
   return true;
 }
 
@@ -382,8 +473,8 @@ AMP_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
   ensureContext();
   if (!function || !prepareSharedMemory(function, smem))
     return;
-  CUDA_REPORT(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
-                             blockZ, smem, stream, params, extra));
+  CUDA_CALL(cuLaunchKernel, function, gridX, gridY, gridZ, blockX, blockY,
+                             blockZ, smem, stream, params, extra);
 }
 
 AMP_EXPORT void mgpuLaunchClusterKernel(
@@ -392,6 +483,8 @@ AMP_EXPORT void mgpuLaunchClusterKernel(
     intptr_t blockX, intptr_t blockY, intptr_t blockZ, int32_t smem,
     CUstream stream, void **params, void **extra, size_t /*paramsCount*/) {
   ensureContext();
+  if (!CUDA_HAS(cuLaunchKernelEx, "a cluster launch"))
+    return;
   if (!function || !prepareSharedMemory(function, smem))
     return;
   CUlaunchAttribute attribute;
@@ -412,7 +505,7 @@ AMP_EXPORT void mgpuLaunchClusterKernel(
   config.hStream = stream;
   config.attrs = &attribute;
   config.numAttrs = 1;
-  CUDA_REPORT(cuLaunchKernelEx(&config, function, params, extra));
+  CUDA_CALL(cuLaunchKernelEx, &config, function, params, extra);
 }
 
 //===----------------------------------------------------------------------===//
@@ -435,7 +528,7 @@ AMP_EXPORT CUstream mgpuStreamCreate() {
     }
   }
   CUstream stream = nullptr;
-  CUDA_REPORT(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  CUDA_CALL(cuStreamCreate, &stream, CU_STREAM_NON_BLOCKING);
   return stream;
 }
 
@@ -447,39 +540,39 @@ AMP_EXPORT void mgpuStreamDestroy(CUstream stream) {
     freeStreams.push_back(stream);
     return;
   }
-  CUDA_REPORT(cuStreamDestroy(stream));
+  CUDA_CALL(cuStreamDestroy, stream);
 }
 
 AMP_EXPORT void mgpuStreamSynchronize(CUstream stream) {
   ensureContext();
-  CUDA_REPORT(cuStreamSynchronize(stream));
+  CUDA_CALL(cuStreamSynchronize, stream);
 }
 
 AMP_EXPORT void mgpuStreamWaitEvent(CUstream stream, CUevent event) {
   ensureContext();
-  CUDA_REPORT(cuStreamWaitEvent(stream, event, 0));
+  CUDA_CALL(cuStreamWaitEvent, stream, event, 0);
 }
 
 AMP_EXPORT CUevent mgpuEventCreate() {
   ensureContext();
   CUevent event = nullptr;
-  CUDA_REPORT(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
+  CUDA_CALL(cuEventCreate, &event, CU_EVENT_DISABLE_TIMING);
   return event;
 }
 
 AMP_EXPORT void mgpuEventDestroy(CUevent event) {
   ensureContext();
-  CUDA_REPORT(cuEventDestroy(event));
+  CUDA_CALL(cuEventDestroy, event);
 }
 
 AMP_EXPORT void mgpuEventSynchronize(CUevent event) {
   ensureContext();
-  CUDA_REPORT(cuEventSynchronize(event));
+  CUDA_CALL(cuEventSynchronize, event);
 }
 
 AMP_EXPORT void mgpuEventRecord(CUevent event, CUstream stream) {
   ensureContext();
-  CUDA_REPORT(cuEventRecord(event, stream));
+  CUDA_CALL(cuEventRecord, event, stream);
 }
 
 //===----------------------------------------------------------------------===//
@@ -493,11 +586,11 @@ AMP_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, CUstream stream,
     return nullptr;
   CUdeviceptr ptr = 0;
   if (isHostShared)
-    CUDA_REPORT(cuMemAllocManaged(&ptr, sizeBytes, CU_MEM_ATTACH_GLOBAL));
+    CUDA_CALL(cuMemAllocManaged, &ptr, sizeBytes, CU_MEM_ATTACH_GLOBAL);
   else if (hasMemoryPools())
-    CUDA_REPORT(cuMemAllocAsync(&ptr, sizeBytes, stream));
+    CUDA_CALL(cuMemAllocAsync, &ptr, sizeBytes, stream);
   else
-    CUDA_REPORT(cuMemAlloc(&ptr, sizeBytes));
+    CUDA_CALL(cuMemAlloc, &ptr, sizeBytes);
   return reinterpret_cast<void *>(ptr);
 }
 
@@ -507,45 +600,45 @@ AMP_EXPORT void mgpuMemFree(void *ptr, CUstream stream) {
   ensureContext();
   CUdeviceptr device = reinterpret_cast<CUdeviceptr>(ptr);
   unsigned managed = 0;
-  cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, device);
+  driver().cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, device);
   if (managed || !hasMemoryPools()) {
-    CUDA_REPORT(cuStreamSynchronize(stream));
-    CUDA_REPORT(cuMemFree(device));
+    CUDA_CALL(cuStreamSynchronize, stream);
+    CUDA_CALL(cuMemFree, device);
     return;
   }
-  CUDA_REPORT(cuMemFreeAsync(device, stream));
+  CUDA_CALL(cuMemFreeAsync, device, stream);
 }
 
 AMP_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
                            CUstream stream) {
   ensureContext();
-  CUDA_REPORT(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+  CUDA_CALL(cuMemcpyAsync, reinterpret_cast<CUdeviceptr>(dst),
                             reinterpret_cast<CUdeviceptr>(src), sizeBytes,
-                            stream));
+                            stream);
 }
 
 AMP_EXPORT void mgpuMemset32(void *dst, unsigned int value, size_t count,
                              CUstream stream) {
   ensureContext();
-  CUDA_REPORT(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
-                               stream));
+  CUDA_CALL(cuMemsetD32Async, reinterpret_cast<CUdeviceptr>(dst), value, count,
+                               stream);
 }
 
 AMP_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
                              CUstream stream) {
   ensureContext();
-  CUDA_REPORT(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
-                               stream));
+  CUDA_CALL(cuMemsetD16Async, reinterpret_cast<CUdeviceptr>(dst), value, count,
+                               stream);
 }
 
 AMP_EXPORT void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
   ensureContext();
-  CUDA_REPORT(cuMemHostRegister(ptr, sizeBytes, CU_MEMHOSTREGISTER_PORTABLE));
+  CUDA_CALL(cuMemHostRegister, ptr, sizeBytes, CU_MEMHOSTREGISTER_PORTABLE);
 }
 
 AMP_EXPORT void mgpuMemHostUnregister(void *ptr) {
   ensureContext();
-  CUDA_REPORT(cuMemHostUnregister(ptr));
+  CUDA_CALL(cuMemHostUnregister, ptr);
 }
 
 AMP_EXPORT void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
@@ -630,22 +723,22 @@ AMP_EXPORT int ampCudaTakeLastError() {
 /// Writes the default device's name into `buffer`.
 AMP_EXPORT void ampCudaDeviceName(char *buffer, int size) {
   ensureContext();
-  CUDA_REPORT(cuDeviceGetName(buffer, size, currentDevice()));
+  CUDA_CALL(cuDeviceGetName, buffer, size, currentDevice());
 }
 
 AMP_EXPORT void ampCudaCopyToDevice(void *dst, const void *src, size_t bytes) {
   ensureContext();
-  CUDA_REPORT(cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(dst), src, bytes));
+  CUDA_CALL(cuMemcpyHtoD, reinterpret_cast<CUdeviceptr>(dst), src, bytes);
   // Complete before the model's kernels (on non-blocking streams) start.
-  CUDA_REPORT(cuCtxSynchronize());
+  CUDA_CALL(cuCtxSynchronize);
 }
 
 /// Copies `bytes` from `src` (device or host memory, by unified addressing)
 /// to host memory.
 AMP_EXPORT void ampCudaCopyToHost(void *dst, const void *src, size_t bytes) {
   ensureContext();
-  CUDA_REPORT(cuMemcpy(reinterpret_cast<CUdeviceptr>(dst),
-                       reinterpret_cast<CUdeviceptr>(src), bytes));
+  CUDA_CALL(cuMemcpy, reinterpret_cast<CUdeviceptr>(dst),
+                       reinterpret_cast<CUdeviceptr>(src), bytes);
 }
 
 /// Device memory for harnesses, from the same allocator as the compiled
@@ -656,10 +749,10 @@ AMP_EXPORT void *ampCudaAlloc(size_t bytes) {
   if (!bytes)
     return nullptr;
   if (hasMemoryPools()) {
-    CUDA_REPORT(cuMemAllocAsync(&ptr, bytes, nullptr));
-    CUDA_REPORT(cuCtxSynchronize());
+    CUDA_CALL(cuMemAllocAsync, &ptr, bytes, nullptr);
+    CUDA_CALL(cuCtxSynchronize);
   } else {
-    CUDA_REPORT(cuMemAlloc(&ptr, bytes));
+    CUDA_CALL(cuMemAlloc, &ptr, bytes);
   }
   return reinterpret_cast<void *>(ptr);
 }
@@ -671,16 +764,16 @@ AMP_EXPORT void ampCudaFree(void *ptr) {
   // Outputs of compiled code come from the stream-ordered pool; the null
   // stream orders the free after all work (the call has synchronized).
   if (hasMemoryPools()) {
-    CUDA_REPORT(cuMemFreeAsync(reinterpret_cast<CUdeviceptr>(ptr), nullptr));
-    CUDA_REPORT(cuCtxSynchronize());
+    CUDA_CALL(cuMemFreeAsync, reinterpret_cast<CUdeviceptr>(ptr), nullptr);
+    CUDA_CALL(cuCtxSynchronize);
     return;
   }
-  CUDA_REPORT(cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)));
+  CUDA_CALL(cuMemFree, reinterpret_cast<CUdeviceptr>(ptr));
 }
 
 AMP_EXPORT void ampCudaSynchronize() {
   ensureContext();
-  CUDA_REPORT(cuCtxSynchronize());
+  CUDA_CALL(cuCtxSynchronize);
 }
 
 /// Whether `ptr` is the device copy of a constant (owned by the runtime:

@@ -122,8 +122,16 @@ if config.ptxas and os.path.exists(config.ptxas):
     config.substitutions.append(
         ("%cuda_root", os.path.dirname(os.path.dirname(config.ptxas))))
 
-#  amp-cuda-runtime  libamp_cuda_runtime.so was built (a CUDA toolkit was
-#                    found); GPU-free tests can inspect and link it.
+#  cuda-headers  the toolkit's cuda.h, to check runtime/CudaDriverApi.h
+#                against it.
+if config.cuda_include_dir and os.path.exists(
+        os.path.join(config.cuda_include_dir, "cuda.h")):
+    config.available_features.add("cuda-headers")
+    config.substitutions.append(("%cuda_include_dir", config.cuda_include_dir))
+
+#  amp-cuda-runtime  libamp_cuda_runtime.so was built (always, with or
+#                    without a toolkit); GPU-free tests inspect, link and
+#                    run against it.
 amp_cuda_runtime = os.path.join(config.amp_lib_dir, "libamp_cuda_runtime.so")
 if os.path.exists(amp_cuda_runtime):
     config.available_features.add("amp-cuda-runtime")

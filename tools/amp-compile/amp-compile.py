@@ -7,11 +7,14 @@
 GPU target (default): the model goes through `amp-opt --amp-mixed-precision`
 (unless --precision fp32) and `--amp-gpu-pipeline`, then
 `mlir-translate --mlir-to-llvmir` and `llc`; the object is linked with a
-generated harness and `libamp_cuda_runtime.so`. OUTDIR then holds everything
-a machine with only the NVIDIA driver needs:
+generated harness and `libamp_cuda_runtime.so`. No CUDA toolkit is needed for
+`--format isa` (PTX, compiled by the driver when the program starts); `bin`
+and `fatbin` (the default) need ptxas. OUTDIR then holds everything a machine
+with only the NVIDIA driver needs:
 
     OUTDIR/model                  the executable (rpath $ORIGIN)
-    OUTDIR/libamp_cuda_runtime.so the runtime (needs only libcuda.so.1)
+    OUTDIR/libamp_cuda_runtime.so the runtime (loads libcuda.so.1, or
+                                  $AMP_CUDA_DRIVER, when the program starts)
     OUTDIR/signature.json         entry point, input and output types
     OUTDIR/harness.cpp, model.o   sources of the executable (for relinking)
 
@@ -184,6 +187,21 @@ def find_signature(module_text, entry):
                                    "(public, with a body)"))
 
 
+def find_ptxas(pipeline_options):
+    """The ptxas that --amp-gpu-pipeline will use for bin/fatbin (the same
+    search: toolkit=..., CUDA_ROOT, CUDA_HOME, CUDA_PATH, /usr/local/cuda,
+    then PATH), or None."""
+    match = re.search(r"(?:^|\s)toolkit=(\S+)", pipeline_options)
+    roots = [match.group(1)] if match else (
+        [os.environ[v] for v in ("CUDA_ROOT", "CUDA_HOME", "CUDA_PATH")
+         if os.path.isdir(os.environ.get(v, ""))] + ["/usr/local/cuda"])
+    for root in roots[:1]:
+        ptxas = os.path.join(root, "bin", "ptxas")
+        if os.path.exists(ptxas):
+            return ptxas
+    return shutil.which("ptxas")
+
+
 def descriptor_type(rank):
     return "Desc<%d>" % rank if rank else "Desc0"
 
@@ -276,8 +294,14 @@ def main():
         if not os.path.exists(tool):
             fail("%s not found" % tool)
     if args.target == "gpu" and not os.path.exists(runtime):
-        fail("%s not found (the CUDA runtime is built when CMake finds a "
-             "CUDA toolkit)" % runtime)
+        fail("%s not found (build it: ninja -C build amp_cuda_runtime)" %
+             runtime)
+    if args.target == "gpu" and args.format != "isa" and \
+            not find_ptxas(args.pipeline_options):
+        fail("--format %s needs a CUDA toolkit (ptxas), and none was found "
+             "(toolkit= in --pipeline-options, CUDA_ROOT, CUDA_HOME, "
+             "CUDA_PATH, /usr/local/cuda); --format isa needs none (PTX, "
+             "compiled by the driver when the program starts)" % args.format)
 
     out = args.output
     os.makedirs(out, exist_ok=True)
@@ -334,10 +358,9 @@ def main():
     link = []
     if args.target == "gpu":
         shutil.copy2(runtime, os.path.join(out, "libamp_cuda_runtime.so"))
-        # libcuda.so.1 comes with the NVIDIA driver on the machine that runs
-        # the model; it need not be here.
-        link = ["-L" + out, "-lamp_cuda_runtime", "-Wl,-rpath,$ORIGIN",
-                "-Wl,--allow-shlib-undefined"]
+        # The runtime loads the driver (libcuda.so.1) when the program
+        # starts: nothing of CUDA is needed to link.
+        link = ["-L" + out, "-lamp_cuda_runtime", "-Wl,-rpath,$ORIGIN"]
 
     # 4. Harness (or shared library) and link.
     if args.shared:
