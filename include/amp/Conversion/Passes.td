@@ -259,9 +259,11 @@ def AmpGPUExpandMathPass : Pass<"amp-gpu-expand-math"> {
     2. functions without a PTX instruction are expanded with upstream's
        rewrites: polynomial approximations of `exp`, `expm1`, `log`, `log2`,
        `log1p`, `tanh`, `erf`, `erfc`, `sin`, `cos`, `atan`, `atan2`,
-       `asin`, `acos` and `cbrt` (`populateMathPolynomialApproximationPatterns`),
-       and `math-expand-ops` for `exp2`, `powf`, `fpowi`, `rsqrt`, `tan`,
-       the hyperbolic functions and `clampf`; `log10` becomes
+       `asin`, `acos` and `cbrt` (`populateMathPolynomialApproximationPatterns`;
+       `sin` and `cos` first reduce their argument to [-pi, pi] with 2*pi in
+       three parts), and `math-expand-ops` for `powf`, `fpowi`, `rsqrt`,
+       `tan`, the hyperbolic functions and `clampf`; `exp2` becomes
+       `2^n * exp(f * ln 2)` with `n` the nearest integer, `log10` becomes
        `log(x) * log10(e)`;
     3. what PTX has instructions for becomes LLVM intrinsics: `fma`
        (`fma.rn`), `sqrt` (`sqrt.rn`), `absf`, `floor`, `ceil`, `trunc`,
@@ -270,10 +272,12 @@ def AmpGPUExpandMathPass : Pass<"amp-gpu-expand-math"> {
        `isfinite`. Those whose LLVM dialect op the NVVM lowering reserves for
        libdevice are emitted as `llvm.call_intrinsic`.
 
-    A `math` op left after that is reported as an error (the kernel could
-    not be loaded). The expansions use only IEEE-rounded adds, multiplies,
-    FMAs, divisions and square roots, so every GPU (and an emulator)
-    computes them bit for bit alike.
+    A `math` op left after that (e.g. on f64, which upstream does not
+    approximate) is reported as an error: the kernel could not be loaded.
+    The expansions use IEEE-rounded adds, multiplies, FMAs, divisions and
+    square roots only, no approximate PTX instruction: the results depend on
+    the PTX alone, not on a GPU or a library version. Measured errors against
+    libm are in docs/gpu.md (test/Conversion/gpu-expand-math-accuracy.test).
 
     Example:
 
