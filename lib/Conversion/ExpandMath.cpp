@@ -108,8 +108,7 @@ struct ExpandExp2 : public OpRewritePattern<math::Exp2Op> {
     };
     Value result = arith::MulFOp::create(
         b, arith::MulFOp::create(b, e, pow2(n1)), pow2(n2));
-    Value isNan =
-        arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, x, x);
+    Value isNan = arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, x, x);
     rewriter.replaceOpWithNewOp<arith::SelectOp>(op, isNan, x, result);
     return success();
   }
@@ -152,9 +151,9 @@ void mlir::amp::populateGPUMathExpansionPatterns(RewritePatternSet &patterns) {
   // `ceil`, `round`, `roundeven` (PTX has instructions), `tanh` (the
   // rational approximation above is more accurate than the exp form), nor
   // `exp2` (ExpandExp2 is more accurate for large |x|).
-  math::populateExpansionPatterns(
-      patterns, {"sinh", "cosh", "tan", "asinh", "acosh", "atanh", "powf",
-                 "fpowi", "rsqrt", "clampf"});
+  math::populateExpansionPatterns(patterns, {"sinh", "cosh", "tan", "asinh",
+                                             "acosh", "atanh", "powf", "fpowi",
+                                             "rsqrt", "clampf"});
   patterns.add<ExpandExp2, ExpandLog10>(patterns.getContext());
 }
 
@@ -163,8 +162,8 @@ void mlir::amp::populateGPUMathExpansionPatterns(RewritePatternSet &patterns) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Replaces a float math op by a call of the LLVM intrinsic `Name` with the
-/// same operands and result. The GPU-to-NVVM lowering marks several LLVM
+/// Replaces a float math op by a call of the LLVM intrinsic `intrinsic` with
+/// the same operands and result. The GPU-to-NVVM lowering marks several LLVM
 /// dialect intrinsic ops (llvm.intr.fabs, llvm.intr.sqrt, ...) illegal to
 /// route them to libdevice, but keeps llvm.call_intrinsic; NVPTX lowers
 /// every intrinsic used here to one instruction (or a short inline
@@ -319,9 +318,8 @@ void AmpGPUExpandMathPass::runOnOperation() {
   MLIRContext *ctx = &getContext();
   if (countMathOps(root, [](Operation *) { return true; }) == 0)
     return;
-  numExpanded += countMathOps(root, [](Operation *op) {
-    return !isPTXNative(op);
-  });
+  numExpanded +=
+      countMathOps(root, [](Operation *op) { return !isPTXNative(op); });
 
   // 1. f16/bf16 (any float type but f32 and f64) math in f32.
   {
