@@ -1,4 +1,4 @@
-//===- CudaDriverApi.h - The part of the CUDA driver API amp uses -*- C++ -*-===//
+//===- CudaDriverApi.h - The CUDA driver API subset amp uses ----*- C++ -*-===//
 //
 // Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

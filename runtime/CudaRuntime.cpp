@@ -118,8 +118,8 @@ CUresult report(CUresult result, const char *expr, const char *where) {
   driver().cuGetErrorName(result, &name);
   driver().cuGetErrorString(result, &text);
   if (name)
-    fprintf(stderr, "amp-cuda-runtime: %s failed in %s: %s (%s)\n", expr,
-            where, name, text ? text : "");
+    fprintf(stderr, "amp-cuda-runtime: %s failed in %s: %s (%s)\n", expr, where,
+            name, text ? text : "");
   else
     fprintf(stderr, "amp-cuda-runtime: %s failed in %s: error %d\n", expr,
             where, static_cast<int>(result));
@@ -133,7 +133,8 @@ CUresult report(CUresult result, const char *expr, const char *where) {
 
 /// Whether the driver has the optional entry point `fn`; reports which
 /// feature needs it otherwise.
-#define CUDA_HAS(fn, feature) hasEntryPoint(driver().fn != nullptr, #fn, feature)
+#define CUDA_HAS(fn, feature)                                                  \
+  hasEntryPoint(driver().fn != nullptr, #fn, feature)
 
 bool hasEntryPoint(bool present, const char *name, const char *feature) {
   if (present)
@@ -459,8 +460,8 @@ static bool prepareSharedMemory(CUfunction function, int32_t bytes) {
     lastError = CUDA_ERROR_INVALID_VALUE;
     return false;
   }
-  CUDA_CALL(cuFuncSetAttribute, 
-      function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
+  CUDA_CALL(cuFuncSetAttribute, function,
+            CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
   return true;
 }
 
@@ -474,7 +475,7 @@ AMP_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
   if (!function || !prepareSharedMemory(function, smem))
     return;
   CUDA_CALL(cuLaunchKernel, function, gridX, gridY, gridZ, blockX, blockY,
-                             blockZ, smem, stream, params, extra);
+            blockZ, smem, stream, params, extra);
 }
 
 AMP_EXPORT void mgpuLaunchClusterKernel(
@@ -600,7 +601,8 @@ AMP_EXPORT void mgpuMemFree(void *ptr, CUstream stream) {
   ensureContext();
   CUdeviceptr device = reinterpret_cast<CUdeviceptr>(ptr);
   unsigned managed = 0;
-  driver().cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, device);
+  driver().cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                                 device);
   if (managed || !hasMemoryPools()) {
     CUDA_CALL(cuStreamSynchronize, stream);
     CUDA_CALL(cuMemFree, device);
@@ -613,22 +615,21 @@ AMP_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
                            CUstream stream) {
   ensureContext();
   CUDA_CALL(cuMemcpyAsync, reinterpret_cast<CUdeviceptr>(dst),
-                            reinterpret_cast<CUdeviceptr>(src), sizeBytes,
-                            stream);
+            reinterpret_cast<CUdeviceptr>(src), sizeBytes, stream);
 }
 
 AMP_EXPORT void mgpuMemset32(void *dst, unsigned int value, size_t count,
                              CUstream stream) {
   ensureContext();
   CUDA_CALL(cuMemsetD32Async, reinterpret_cast<CUdeviceptr>(dst), value, count,
-                               stream);
+            stream);
 }
 
 AMP_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
                              CUstream stream) {
   ensureContext();
   CUDA_CALL(cuMemsetD16Async, reinterpret_cast<CUdeviceptr>(dst), value, count,
-                               stream);
+            stream);
 }
 
 AMP_EXPORT void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
@@ -738,7 +739,7 @@ AMP_EXPORT void ampCudaCopyToDevice(void *dst, const void *src, size_t bytes) {
 AMP_EXPORT void ampCudaCopyToHost(void *dst, const void *src, size_t bytes) {
   ensureContext();
   CUDA_CALL(cuMemcpy, reinterpret_cast<CUdeviceptr>(dst),
-                       reinterpret_cast<CUdeviceptr>(src), bytes);
+            reinterpret_cast<CUdeviceptr>(src), bytes);
 }
 
 /// Device memory for harnesses, from the same allocator as the compiled

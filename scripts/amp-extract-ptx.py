@@ -12,6 +12,12 @@ ptxas:
     amp-extract-ptx.py --split DIR < out.mlir   # one DIR/<module>.ptx each
     amp-extract-ptx.py --ptxas /usr/local/cuda/bin/ptxas --arch sm_80 out.mlir
                                         # assemble each module, print a summary
+    amp-extract-ptx.py --check-self-contained out.mlir
+                                        # no module declares an external
+                                        # function or calls an undefined one
+
+A self-contained module loads with nothing linked in: the pipeline expands
+math itself (--amp-gpu-expand-math), so no kernel needs libdevice.
 """
 
 import argparse
@@ -24,6 +30,28 @@ import tempfile
 # gpu.binary @name [#gpu.object<..., assembly = "...">]
 BINARY = re.compile(r'gpu\.binary\s+@([\w$.]+)')
 ASSEMBLY = re.compile(r'assembly\s*=\s*"((?:[^"\\]|\\.)*)"')
+
+# PTX function declarations and definitions: `[.extern|.visible|.weak] .func
+# [(ret)] name(...)` followed by `;` (declaration) or `{` (definition), and
+# `.entry name`; calls: `call[.uni] [(ret),] name[, (args)];`.
+FUNC = re.compile(r'^\s*((?:\.\w+\s+)*)\.(func|entry)\s+(?:\([^)]*\)\s*)?'
+                  r'([\w$]+)', re.M)
+CALL = re.compile(r'\bcall(?:\.uni)?\s+(?:\([^)]*\)\s*,\s*)?([\w$]+)')
+
+
+def linkage_problems(ptx):
+    """External declarations and calls of undefined functions in a module."""
+    problems, defined = [], set()
+    for match in FUNC.finditer(ptx):
+        qualifiers, name = match.group(1).split(), match.group(3)
+        if ".extern" in qualifiers:
+            problems.append(".extern .func %s" % name)
+        else:
+            defined.add(name)
+    for match in CALL.finditer(ptx):
+        if match.group(1) not in defined:
+            problems.append("call of undefined %s" % match.group(1))
+    return sorted(set(problems))
 
 
 def unescape(text):
@@ -62,11 +90,16 @@ def main():
                              "of printing the PTX")
     parser.add_argument("--arch", default="sm_80",
                         help="architecture for --ptxas (default sm_80)")
+    parser.add_argument("--check-self-contained", action="store_true",
+                        help="instead of printing the PTX, check that no "
+                             "module declares an external function or calls "
+                             "an undefined one; print a summary")
     args = parser.parse_args()
     if args.ptxas and not args.split:
         args.split = tempfile.mkdtemp(prefix="amp-ptx-")
     text = sys.stdin.read() if args.input == "-" else open(args.input).read()
     found = 0
+    bad = []
     for line in text.splitlines():
         binary = BINARY.search(line)
         if not binary:
@@ -74,7 +107,10 @@ def main():
         for asm in ASSEMBLY.finditer(line):
             ptx = unescape(asm.group(1))
             found += 1
-            if args.split:
+            if args.check_self_contained:
+                bad += ["%s: %s" % (binary.group(1), problem)
+                        for problem in linkage_problems(ptx)]
+            elif args.split:
                 os.makedirs(args.split, exist_ok=True)
                 name = "%s.%d.ptx" % (binary.group(1), found)
                 with open(os.path.join(args.split, name), "w") as f:
@@ -83,6 +119,13 @@ def main():
                 sys.stdout.write(ptx)
     if not found:
         sys.exit("amp-extract-ptx: no PTX found (was format=isa used?)")
+    if args.check_self_contained:
+        for problem in bad:
+            print("amp-extract-ptx: %s" % problem)
+        print("amp-extract-ptx: %d modules, %s" % (
+            found, "%d linkage problems" % len(bad) if bad
+            else "self-contained"))
+        sys.exit(1 if bad else 0)
     if args.ptxas:
         failed = 0
         for name in sorted(os.listdir(args.split)):

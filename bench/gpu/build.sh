@@ -1,10 +1,22 @@
 #!/usr/bin/env bash
-# Builds the GPU benchmark executables (on a machine with LLVM 22 and amp
-# built; no GPU needed) into bench/gpu/prebuilt/, so that bench/gpu/run.sh
-# runs them on a GPU host that has only the NVIDIA driver, Python 3 and
-# PyTorch.
+# Builds the GPU benchmark executables on a machine with LLVM 22 and amp
+# built (no GPU needed) into a folder that bench/gpu/run.sh runs on a GPU
+# host, which needs only the NVIDIA driver, Python 3 and PyTorch (and a
+# checkout of amp for run.sh and its scripts; nothing is built there).
 #
-#   bench/gpu/build.sh [BUILD_DIR]        (default: build)
+#   bench/gpu/build.sh [BUILD_DIR [OUT_DIR]]
+#
+# BUILD_DIR: amp's build folder (default: build). OUT_DIR: where the
+# executables go (default: bench/gpu/prebuilt, ignored by git: binaries are
+# never committed). To take them to a GPU host:
+#
+#   tar czf amp-gpu-bench.tgz -C bench/gpu prebuilt     # here
+#   tar xzf amp-gpu-bench.tgz -C bench/gpu              # there, in a checkout
+#   bench/gpu/run.sh                                    # of the same commit
+#
+# The kernels are embedded as fatbin (cubin + PTX) when a CUDA toolkit's
+# ptxas is found, else as PTX, which the driver compiles when each program
+# starts (before the timed calls).
 #
 # GEMM M=N=K in {1024, 2048, 4096, 8192}, f16 x f16 -> f32:
 #   gemm-mma-N     mma.sync kernel (chip=sm_90, runs on any sm_80+ GPU... the
@@ -18,13 +30,19 @@
 #   e2e-cnn-*        corpus linalg/resnet50-bottleneck-block.mlir
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$root/build}
-out=$root/bench/gpu/prebuilt
+build=$(cd "${1:-$root/build}" && pwd)
+out=${2:-$root/bench/gpu/prebuilt}
 work=$(mktemp -d /tmp/amp-bench-build.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+format=isa
+for ptxas in "${CUDA_ROOT:-}" "${CUDA_HOME:-}" "${CUDA_PATH:-}" /usr/local/cuda; do
+  if [[ -n $ptxas && -x $ptxas/bin/ptxas ]]; then format=fatbin; break; fi
+done
+[[ $format == isa ]] && command -v ptxas > /dev/null && format=fatbin
+echo "bench/gpu/build.sh: format=$format (fatbin needs a CUDA toolkit's ptxas)"
 compile=(python3 "$root/tools/amp-compile/amp-compile.py"
          --amp-opt "$build/bin/amp-opt"
-         --runtime "$build/lib/libamp_cuda_runtime.so")
+         --runtime "$build/lib/libamp_cuda_runtime.so" --format "$format")
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -75,5 +93,7 @@ e2e ffn "$corpus/tosa/next-ffn.mlir" --entry kernel
 e2e cnn "$corpus/linalg/resnet50-bottleneck-block.mlir" --entry resnet50_bottleneck_block
 
 git -C "$root" rev-parse HEAD > "$out/COMMIT" 2>/dev/null || true
-echo "bench/gpu/build.sh: executables in ${out#$root/}:"
+echo "$format" > "$out/FORMAT"
+echo "bench/gpu/build.sh: executables in $out:"
 ls -la "$out"
+echo "bench/gpu/build.sh: run them with bench/gpu/run.sh --bin $out (on a GPU host)"

@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
-# Runs the prebuilt GPU benchmarks (bench/gpu/build.sh) on this machine and
-# writes bench/results/gpu-<date>-<gpu>.md. Needs: an NVIDIA GPU and driver
-# (sm_90 for the wgmma and e2e executables: H100/H200), Python 3, and
-# PyTorch with CUDA for the cuBLAS reference (skipped with a note if
-# missing). No LLVM, no CMake, no build.
+# Runs the GPU benchmark executables that bench/gpu/build.sh built (on
+# another machine: they are not in git; see bench/gpu/README.md for taking
+# them here) and writes bench/results/gpu-<date>-<gpu>.md. Needs: an NVIDIA
+# GPU and driver (sm_90 for the wgmma and e2e executables: H100/H200),
+# Python 3, and PyTorch with CUDA for the cuBLAS reference (skipped with a
+# note if missing). No LLVM, no CMake, no CUDA toolkit, no build.
 #
-#   bench/gpu/run.sh [--iters N]
+#   bench/gpu/run.sh [--bin DIR] [--iters N]     (DIR: bench/gpu/prebuilt)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$root/bench/gpu/prebuilt
 iters=20
-[[ ${1:-} == --iters ]] && iters=$2
-[[ -x $bin/gemm-mma-1024 ]] || { echo "no prebuilt executables in $bin: run bench/gpu/build.sh on a machine with LLVM 22 first" >&2; exit 1; }
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --bin) bin=$(cd "$2" && pwd); shift 2 ;;
+    --iters) iters=$2; shift 2 ;;
+    *) echo "usage: bench/gpu/run.sh [--bin DIR] [--iters N]" >&2; exit 2 ;;
+  esac
+done
+[[ -x $bin/gemm-mma-1024 ]] || { echo "no benchmark executables in $bin: build them with bench/gpu/build.sh on a machine with LLVM 22 and amp, and copy the folder here (bench/gpu/README.md)" >&2; exit 1; }
 work=$(mktemp -d /tmp/amp-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
@@ -24,7 +31,7 @@ report=$root/bench/results/gpu-$stamp-$(echo "$device" | tr ' /' '__').md
 echo "# GPU benchmarks, $stamp"
 echo
 echo "- device: $device"
-echo "- commit of the executables: $(cat "$bin/COMMIT" 2>/dev/null || echo unknown)"
+echo "- commit of the executables: $(cat "$bin/COMMIT" 2>/dev/null || echo unknown), format $(cat "$bin/FORMAT" 2>/dev/null || echo unknown)"
 echo "- command: \`bench/gpu/run.sh --iters $iters\` (executables from \`bench/gpu/build.sh\`)"
 echo "- driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1 || echo unknown)"
 echo "- timing: median of $iters calls after 5 warmup calls, wall clock per call, each call synchronized (amp and torch alike); torch event_ms is back-to-back kernel time"

@@ -25,6 +25,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir {
 namespace amp {
@@ -113,17 +114,100 @@ static bool containsLaunch(Operation *op) {
       .wasInterrupted();
 }
 
-/// Moves `op` (without results) into a new single-thread gpu.launch.
-static void wrapInSingleThreadKernel(RewriterBase &rewriter, Operation *op) {
-  Location loc = op->getLoc();
+/// Moves the ops `ops` (consecutive in one block, in order, none of whose
+/// results is used after the last) into a new single-thread gpu.launch in
+/// their place; returns it.
+static gpu::LaunchOp wrapInSingleThreadKernel(RewriterBase &rewriter,
+                                              ArrayRef<Operation *> ops) {
+  Location loc = ops.front()->getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(op);
+  rewriter.setInsertionPoint(ops.front());
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   auto launch =
       gpu::LaunchOp::create(rewriter, loc, one, one, one, one, one, one);
   rewriter.setInsertionPointToStart(&launch.getBody().front());
   auto term = gpu::TerminatorOp::create(rewriter, loc);
-  rewriter.moveOpBefore(op, term);
+  for (Operation *op : ops)
+    rewriter.moveOpBefore(op, term);
+  return launch;
+}
+
+static gpu::LaunchOp wrapInSingleThreadKernel(RewriterBase &rewriter,
+                                              Operation *op) {
+  return wrapInSingleThreadKernel(rewriter, ArrayRef<Operation *>{op});
+}
+
+/// Whether `op` may run inside a single-thread kernel: device code that
+/// neither manages buffers nor calls the host.
+static bool canRunOnDevice(Operation *op) {
+  if (op->hasTrait<OpTrait::IsTerminator>() || containsLaunch(op))
+    return false;
+  if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp,
+          memref::GetGlobalOp, func::CallOp>(op))
+    return false;
+  return !isa<gpu::GPUDialect>(op->getDialect());
+}
+
+/// Whether `op` can move above ops it does not depend on: it reads and
+/// writes no memory (allocating is fine) and has no regions.
+static bool canHoist(Operation *op) {
+  if (op->getNumRegions() != 0 || op->hasTrait<OpTrait::IsTerminator>())
+    return false;
+  if (isPure(op))
+    return true;
+  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!iface)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  iface.getEffects(effects);
+  return llvm::all_of(effects, [](const MemoryEffects::EffectInstance &e) {
+    return isa<MemoryEffects::Allocate>(e.getEffect());
+  });
+}
+
+/// The host code that computes with a value read from device memory by
+/// `start`: `start` and the ops after it, up to the point where none of
+/// their results is used any more. After canonicalization folds the loops
+/// of a 1-element (or rank-0) op away, that is its whole body: the load,
+/// the arithmetic, the store. Ops in between that do not depend on it and
+/// touch no memory (constants, allocations) move above `start`. Fails when
+/// a value escapes to code that must stay on the host (a terminator, a
+/// buffer allocation, a call).
+static FailureOr<SmallVector<Operation *>>
+collectDeviceComputation(RewriterBase &rewriter, Operation *start) {
+  SmallVector<Operation *> group{start};
+  SmallPtrSet<Operation *, 8> members{start};
+  Block *block = start->getBlock();
+  auto escapes = [&]() {
+    for (Operation *op : group)
+      for (Value result : op->getResults())
+        for (Operation *user : result.getUsers()) {
+          Operation *ancestor = block->findAncestorOpInBlock(*user);
+          if (!ancestor || !members.contains(ancestor))
+            return true;
+        }
+    return false;
+  };
+  Operation *next = start->getNextNode();
+  while (escapes()) {
+    if (!next)
+      return failure();
+    Operation *op = next;
+    next = op->getNextNode();
+    bool dependsOnGroup = llvm::any_of(op->getOperands(), [&](Value v) {
+      Operation *def = v.getDefiningOp();
+      return def && members.contains(def);
+    });
+    if (!dependsOnGroup && canHoist(op)) {
+      rewriter.moveOpBefore(op, start);
+      continue;
+    }
+    if (!canRunOnDevice(op))
+      return failure();
+    group.push_back(op);
+    members.insert(op);
+  }
+  return group;
 }
 
 /// Replaces a memref.copy by a device-to-device gpu.memcpy when both sides
@@ -263,32 +347,46 @@ private:
 
 LogicalResult AmpGPUDeviceMemoryPass::runOnBlock(RewriterBase &rewriter,
                                                  Block &block) {
-  for (Operation &op : llvm::make_early_inc_range(block)) {
-    if (isa<gpu::LaunchOp>(op))
-      continue;
+  // Ops after the current one may move (into a kernel, or above it): the
+  // next op is taken once the current one is done.
+  Operation *op = block.empty() ? nullptr : &block.front();
+  while (op) {
+    Operation *next = op->getNextNode();
     if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+      // What replaces the copy goes in its place.
       if (!isHostBuffer(copy.getSource()) || !isHostBuffer(copy.getTarget())) {
         convertCopy(rewriter, copy, /*blockSize=*/256);
         ++numWrapped;
       }
+      op = next;
       continue;
     }
-    if (containsLaunch(&op)) {
-      for (Region &region : op.getRegions())
+    if (isa<gpu::LaunchOp>(op) || !touchesDeviceMemory(op)) {
+      op = next;
+      continue;
+    }
+    if (containsLaunch(op)) {
+      for (Region &region : op->getRegions())
         for (Block &nested : region)
           if (failed(runOnBlock(rewriter, nested)))
             return failure();
+      op = next;
       continue;
     }
-    if (!touchesDeviceMemory(&op))
-      continue;
-    if (op.getNumResults() != 0 || op.hasTrait<OpTrait::IsTerminator>()) {
-      return op.emitError()
+    // The op and the host code that computes with what it reads (the
+    // whole body of a 1-element op whose loops were folded away) run in a
+    // single-thread kernel.
+    FailureOr<SmallVector<Operation *>> group =
+        op->hasTrait<OpTrait::IsTerminator>()
+            ? FailureOr<SmallVector<Operation *>>(failure())
+            : collectDeviceComputation(rewriter, op);
+    if (failed(group)) {
+      return op->emitError()
              << "amp-gpu-device-memory: this op reads GPU memory and its "
                 "result is used on the host; only whole-buffer code can run "
                 "on the GPU";
     }
-    wrapInSingleThreadKernel(rewriter, &op);
+    op = wrapInSingleThreadKernel(rewriter, *group)->getNextNode();
     ++numWrapped;
   }
   return success();

@@ -16,8 +16,9 @@
 //   5. every other linalg op -> parallel loops -> flat 1-D SIMT kernels;
 //   6. buffers and weights into GPU memory, leftover host code into
 //      single-thread kernels;
-//   7. kernel outlining, NVVM lowering, serialization (PTX/cubin/fatbin),
-//      and the host lowering to the LLVM dialect (mgpu* runtime calls).
+//   7. kernel outlining, math in kernels expanded (no libdevice), NVVM
+//      lowering, serialization (PTX/cubin/fatbin), and the host lowering to
+//      the LLVM dialect (mgpu* runtime calls).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +38,7 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 
 using namespace mlir;
@@ -90,8 +92,7 @@ mlir::amp::verifyGPUPipelineOptions(const AmpGPUPipelineOptions &options,
 }
 
 /// The CUDA toolkit to use: the option, the usual environment variables, or
-/// NVIDIA's default location; empty when none is found (format=isa works
-/// without one, minus libdevice).
+/// NVIDIA's default location; empty when none is found.
 static std::string resolveToolkit(StringRef option) {
   if (!option.empty())
     return option.str();
@@ -102,6 +103,21 @@ static std::string resolveToolkit(StringRef option) {
   if (llvm::sys::fs::is_directory("/usr/local/cuda"))
     return "/usr/local/cuda";
   return "";
+}
+
+/// The toolkit gpu-module-to-binary gets. It needs one for ptxas and
+/// fatbinary (format bin, fatbin), never for libdevice: --amp-gpu-expand-math
+/// leaves no libdevice call. But given a toolkit, it links libdevice (a no-op
+/// then) and reports an error when the toolkit has none; so PTX builds get
+/// the toolkit only where libdevice is there, and the PTX is the same with or
+/// without one.
+static std::string serializationToolkit(const AmpGPUPipelineOptions &options) {
+  std::string toolkit = resolveToolkit(options.toolkit);
+  if (toolkit.empty() || options.format.getValue() != "isa")
+    return toolkit;
+  SmallString<256> libdevice(toolkit);
+  llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+  return llvm::sys::fs::is_regular_file(libdevice) ? toolkit : "";
 }
 
 namespace {
@@ -182,6 +198,9 @@ void mlir::amp::buildAmpGPUPipeline(OpPassManager &pm,
   // kernels (they would reach the kernels as half-converted LLVM values).
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
+  // Math in kernels: expanded or mapped to PTX instructions, never libdevice
+  // (the PTX is the same with or without a toolkit and links nothing).
+  pm.addNestedPass<gpu::GPUModuleOp>(createAmpGPUExpandMathPass());
   // One stream per host function: launches, allocations and copies are
   // queued on it and waited for before returning.
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
@@ -215,7 +234,7 @@ void mlir::amp::buildAmpGPUPipeline(OpPassManager &pm,
   pm.addPass(createGpuToLLVMConversionPass());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.format;
-  binary.toolkitPath = resolveToolkit(options.toolkit);
+  binary.toolkitPath = serializationToolkit(options);
   pm.addPass(createGpuModuleToBinaryPass(binary));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());

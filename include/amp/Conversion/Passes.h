@@ -71,6 +71,27 @@ LogicalResult rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
 LogicalResult rewriteConvAsTensorCoreMatmul(RewriterBase &rewriter,
                                             linalg::LinalgOp conv);
 
+/// Patterns of --amp-gpu-expand-math that expand math ops without a PTX
+/// instruction (exp, log, tanh, erf, sin, pow, ...) into arithmetic and the
+/// math ops that have one: upstream's polynomial approximations and math
+/// expansions, plus log10. They expect f32 (or f64 where upstream's
+/// expansions allow it); run the f16/bf16-to-f32 extension first.
+void populateGPUMathExpansionPatterns(RewritePatternSet &patterns);
+
+/// Reduces the argument of every f32 math.sin and math.cos under `root` to
+/// [-pi, pi] (x - j * 2pi with 2pi in three parts, Cody-Waite), so that
+/// upstream's polynomial approximation, which reduces with a single f32
+/// pi/2 (an error of about 6e-8 * |x|), stays within 2e-7 of the true value
+/// for |x| up to about 1e5. Run it before populateGPUMathExpansionPatterns.
+void reduceTrigonometricArguments(Operation *root);
+
+/// Patterns of --amp-gpu-expand-math that map the math ops PTX has
+/// instructions for (fma, sqrt, absf, floor, ceil, trunc, round, roundeven,
+/// copysign, integer abs and bit counts, isnan/isinf/isfinite) to LLVM
+/// intrinsics that the NVPTX back end lowers to single instructions, in a
+/// form that the GPU-to-NVVM lowering keeps (never libdevice).
+void populateGPUMathToLLVMIntrinsicPatterns(RewritePatternSet &patterns);
+
 /// Replaces an outermost scf.parallel without results by a flat 1-D
 /// gpu.launch with `blockSize` threads per block.
 LogicalResult convertParallelLoopToLaunch(RewriterBase &rewriter,
@@ -105,9 +126,10 @@ struct AmpGPUPipelineOptions
       llvm::cl::init(3)};
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit",
-      llvm::cl::desc("CUDA toolkit root for ptxas, fatbinary and libdevice; "
-                     "empty uses CUDA_ROOT/CUDA_HOME/CUDA_PATH, PATH or "
-                     "/usr/local/cuda"),
+      llvm::cl::desc("CUDA toolkit root for ptxas and fatbinary (format bin "
+                     "and fatbin; PTX needs none, math never uses "
+                     "libdevice); empty uses CUDA_ROOT/CUDA_HOME/CUDA_PATH "
+                     "or /usr/local/cuda, then ptxas on PATH"),
       llvm::cl::init("")};
   PassOptions::Option<bool> tensorCores{
       *this, "tensor-cores",

@@ -271,4 +271,69 @@ def AmpGPUDeviceMemoryPass : Pass<"amp-gpu-device-memory", "::mlir::ModuleOp"> {
   ];
 }
 
+def AmpGPUExpandMathPass : Pass<"amp-gpu-expand-math"> {
+  let summary = "Expand math ops into arithmetic and PTX-native intrinsics, "
+                "so that GPU code needs no libdevice";
+  let description = [{
+    Rewrites every `math` op under the op it runs on (the pipeline runs it
+    on each `gpu.module`, before the NVVM lowering) into code that the NVPTX
+    back end turns into plain PTX instructions, so that no kernel calls a
+    libdevice function (`__nv_expf`, `__nv_fmaf`, ...). The PTX is then the
+    same with or without a CUDA toolkit, and loads without anything linked
+    in. In order:
+
+    1. f16 and bf16 math is computed in f32 (`arith.extf`, the op in f32,
+       `arith.truncf`; upstream `math-extend-to-supported-types`), except
+       `math.fma`, which PTX has in 16 bits;
+    2. functions without a PTX instruction are expanded with upstream's
+       rewrites: polynomial approximations of `exp`, `expm1`, `log`, `log2`,
+       `log1p`, `tanh`, `erf`, `erfc`, `sin`, `cos`, `atan`, `atan2`,
+       `asin`, `acos` and `cbrt` (`populateMathPolynomialApproximationPatterns`;
+       `sin` and `cos` first reduce their argument to [-pi, pi] with 2*pi in
+       three parts), and `math-expand-ops` for `powf`, `fpowi`, `rsqrt`,
+       `tan`, the hyperbolic functions and `clampf`; `exp2` becomes
+       `2^n * exp(f * ln 2)` with `n` the nearest integer, `log10` becomes
+       `log(x) * log10(e)`;
+    3. what PTX has instructions for becomes LLVM intrinsics: `fma`
+       (`fma.rn`), `sqrt` (`sqrt.rn`), `absf`, `floor`, `ceil`, `trunc`,
+       `roundeven` (`cvt.rmi`/`cvt.rpi`/`cvt.rzi`/`cvt.rni`), `round`,
+       `copysign`, `absi`, `ctlz`, `cttz`, `ctpop`, `isnan`, `isinf`,
+       `isfinite`. Those whose LLVM dialect op the NVVM lowering reserves for
+       libdevice are emitted as `llvm.call_intrinsic`.
+
+    A `math` op left after that (e.g. on f64, which upstream does not
+    approximate) is reported as an error: the kernel could not be loaded.
+    The expansions use IEEE-rounded adds, multiplies, FMAs, divisions and
+    square roots only, no approximate PTX instruction: the results depend on
+    the PTX alone, not on a GPU or a library version. Measured errors against
+    libm are in docs/gpu.md (test/Conversion/gpu-expand-math-accuracy.test).
+
+    Example:
+
+    ```mlir
+    // amp-opt --amp-gpu-expand-math
+    %0 = math.fma %a, %b, %c : f32
+    %1 = math.exp %x : f16
+    // becomes
+    %0 = llvm.call_intrinsic "llvm.fma"(%a, %b, %c) : (f32, f32, f32) -> f32
+    %e = arith.extf %x : f16 to f32
+    // ... a polynomial in %e (arith.mulf, llvm.call_intrinsic "llvm.fma",
+    // arith.bitcast for the exponent) ...
+    %1 = arith.truncf %r : f32 to f16
+    ```
+  }];
+  let statistics = [
+    Statistic<"numExpanded", "expanded-ops",
+              "Math ops expanded into arithmetic">,
+    Statistic<"numIntrinsics", "intrinsic-ops",
+              "Math ops mapped to LLVM intrinsics">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 #endif // AMP_CONVERSION_PASSES_TD
