@@ -7,7 +7,7 @@
 // RUN: amp-opt %s --amp-gpu-pipeline="chip=sm_90a format=isa toolkit=%t" | %extract-ptx | FileCheck %s
 // RUN: amp-opt %s --amp-gpu-pipeline="chip=sm_80 format=isa toolkit=%t" | %extract-ptx --check-self-contained | FileCheck %s --check-prefix=LINK
 
-// CHECK-NOT: .extern
+// CHECK-NOT: .extern .func
 // CHECK-NOT: __nv_
 // CHECK-DAG: fma.rn.f32
 // CHECK-DAG: sqrt.rn.f32
