@@ -73,7 +73,7 @@ struct Stats {
   uint64_t ctas = 0;
   uint64_t warpInstructions = 0;
   uint64_t threadInstructions = 0;
-  double seconds = 0; // time spent executing kernels
+  double seconds = 0; // CPU time spent executing kernels
 };
 
 struct Dim3 {

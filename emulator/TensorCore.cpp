@@ -32,6 +32,7 @@
 
 #include "Executor.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace amp {
@@ -284,31 +285,58 @@ void Launch::executeTensorCore(Warp &w, const Instruction &in, uint32_t mask) {
   WgmmaGroup &group = w.wgmmaOpen;
   w.wgmmaOpenUsed = true;
   group.line = in.line;
-  auto smemElement = [&](uint64_t desc, bool mnMajor, uint32_t mn,
-                         uint32_t k, float &out) {
+  // Shared-memory operands: the address of every element (the canonical
+  // layouts are made of whole 16-byte rows, so the checks and the in-flight
+  // marks work on the 16-byte chunks the elements fall in), then the values.
+  std::vector<uint32_t> chunks;
+  auto addresses = [&](uint64_t desc, bool mnMajor, uint32_t mn0,
+                       uint32_t mnCount, uint32_t *out) {
     if ((desc >> 49) & 7) {
       fail(LaunchError::IllegalInstruction, w, leader,
            "wgmma matrix descriptors with a nonzero base offset are not "
-           "supported");
+           "supported",
+           /*fatal=*/true);
       return false;
     }
     uint32_t start = static_cast<uint32_t>(desc & 0x3fff) << 4;
     uint32_t mode = static_cast<uint32_t>(desc >> 62) & 3;
     uint32_t swz = mode == 1 ? 128 : mode == 2 ? 64 : mode == 3 ? 32 : 0;
-    uint32_t addr = swizzleAddress(
-        start + wgmmaElementOffset(desc, mnMajor, 2, mn, k), swz);
-    uint8_t *p = access(w, 0, Space::Shared, addr, 2, Access::Read);
-    if (!p)
-      return false;
-    uint16_t bits;
-    std::memcpy(&bits, p, 2);
-    out = inputValue(bits, t);
-    // In flight until wgmma.wait_group: writes to it are errors.
-    updateSpecial(*w.cta, addr, 2, [](SpecialByte &b) { b.asyncReads++; });
-    group.reads.push_back({addr, addr + 2});
+    for (uint32_t k = 0; k < 16; ++k)
+      for (uint32_t i = 0; i < mnCount; ++i) {
+        uint32_t a = swizzleAddress(
+            start + wgmmaElementOffset(desc, mnMajor, 2, mn0 + i, k), swz);
+        out[k * mnCount + i] = a;
+        chunks.push_back(a & ~15u);
+      }
     return true;
   };
+  uint32_t aAddr[16 * 16], bAddr[16 * 256];
   uint64_t aDesc = 0;
+  if (!aFromRegs) {
+    aDesc = read(w, in.ops[1], leader);
+    if (!addresses(aDesc, transA, 16 * wgWarp, 16, aAddr))
+      return;
+  }
+  if (!addresses(bDesc, transB, 0, static_cast<uint32_t>(n), bAddr))
+    return;
+  std::sort(chunks.begin(), chunks.end());
+  chunks.erase(std::unique(chunks.begin(), chunks.end()), chunks.end());
+  for (uint32_t c : chunks) {
+    // In flight until wgmma.wait_group: writes to it are errors.
+    if (!access(w, 0, Space::Shared, c, 16, Access::Read))
+      return;
+    updateSpecial(*w.cta, c, 16, [](SpecialByte &b) { b.asyncReads++; });
+    if (!group.reads.empty() && group.reads.back().second == c)
+      group.reads.back().second = c + 16;
+    else
+      group.reads.push_back({c, c + 16});
+  }
+  const uint8_t *smem = w.cta->shared.data();
+  auto value = [&](uint32_t a) {
+    uint16_t bits;
+    std::memcpy(&bits, smem + a, 2);
+    return inputValue(bits, t);
+  };
   if (aFromRegs) {
     const Operand &aOp = in.ops[1];
     if (aOp.count != 4) {
@@ -325,16 +353,13 @@ void Launch::executeTensorCore(Warp &w, const Instruction &in, uint32_t mask) {
       }
     }
   } else {
-    aDesc = read(w, in.ops[1], leader);
-    for (uint32_t r = 0; r < 16; ++r)
-      for (uint32_t k = 0; k < 16; ++k)
-        if (!smemElement(aDesc, transA, 16 * wgWarp + r, k, A[r][k]))
-          return;
+    for (uint32_t k = 0; k < 16; ++k)
+      for (uint32_t r = 0; r < 16; ++r)
+        A[r][k] = value(aAddr[k * 16 + r]);
   }
   for (uint32_t k = 0; k < 16; ++k)
-    for (uint32_t col = 0; col < static_cast<uint32_t>(n); ++col)
-      if (!smemElement(bDesc, transB, col, k, B[k][col]))
-        return;
+    for (int col = 0; col < n; ++col)
+      B[k][col] = value(bAddr[k * n + col]);
   if (scaleA < 0)
     for (auto &row : A)
       for (float &v : row)

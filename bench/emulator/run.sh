@@ -51,7 +51,7 @@ runs=(
   "ResNet-50 block, mixed, wgmma|$corpus/linalg/resnet50-bottleneck-block.mlir|sm_90a|f16|--entry resnet50_bottleneck_block"
   "TOSA FFN, mixed|$corpus/tosa/next-ffn.mlir|sm_80|f16|--entry kernel"
 )
-echo "| program | launches | CTAs | thread-instructions | seconds | thread-instructions/s |"
+echo "| program | launches | CTAs | thread-instructions | CPU seconds | thread-instructions/s |"
 echo "|---|---:|---:|---:|---:|---:|"
 i=0
 for run in "${runs[@]}"; do
@@ -63,7 +63,7 @@ for run in "${runs[@]}"; do
          | grep '^amp-emulator: .* launches')
   # amp-emulator: L launches, C CTAs, W warp-instructions, T thread-instructions in S s (R thread-instructions/s)
   read -r launches ctas threads seconds rate <<< "$(echo "$line" | sed -E \
-    's/.*: ([0-9]+) launches, ([0-9]+) CTAs, [0-9]+ warp-instructions, ([0-9]+) thread-instructions in ([0-9.]+) s \(([0-9.e+]+) .*/\1 \2 \3 \4 \5/')"
+    's/.*: ([0-9]+) launches, ([0-9]+) CTAs, [0-9]+ warp-instructions, ([0-9]+) thread-instructions in ([0-9.]+) s of CPU time \(([0-9.e+]+) .*/\1 \2 \3 \4 \5/')"
   echo "| $label | $launches | $ctas | $threads | $seconds | $rate |"
 done
 if [ "$sweep" = 1 ]; then
