@@ -368,35 +368,58 @@ void Launch::executeTensorCore(Warp &w, const Instruction &in, uint32_t mask) {
     for (int k = 0; k < 16; ++k)
       for (int col = 0; col < n; ++col)
         B[k][col] = -B[k][col];
-  // Accumulate into the registers (written now, readable after the wait).
+  // D = (scale-d ? C : 0) + A * B for this warp's 16 rows: gather C from
+  // the registers, accumulate in K order (vectorized over the columns),
+  // scatter back. The registers are written now and readable after the
+  // wait; until then they are in flight.
+  static thread_local float D[16][256];
+  int per = f16Acc ? 2 : 1;
+  uint64_t *regs[128];
+  uint64_t sink[kWarpSize];
+  for (int j = 0; j < dCount; ++j) {
+    const Operand &reg = kernel.pool[dOp.first + j];
+    regs[j] = reg.kind == OperandKind::Reg ? &w.regs[reg.reg * kWarpSize] : sink;
+    if (reg.kind == OperandKind::Reg) {
+      if (!w.inflight[reg.reg]) {
+        w.inflight[reg.reg] = 1;
+        ++w.inflightCount;
+      }
+      group.registers.push_back(reg.reg);
+    }
+  }
   for (int l = 0; l < kWarpSize; ++l) {
     int g = l / 4, q = l % 4;
     for (int j = 0; j < dCount; ++j) {
-      const Operand &reg = kernel.pool[dOp.first + j];
-      int per = f16Acc ? 2 : 1;
-      uint64_t old = read(w, reg, l), out = 0;
+      uint64_t old = regs[j][l];
       for (int h = 0; h < per; ++h) {
         int i = j * per + h;
         int row = g + 8 * ((i % 4) / 2), col = 8 * (i / 4) + 2 * q + i % 2;
-        float acc = 0;
-        if (scaleD)
-          acc = f16Acc ? halfToFloat(static_cast<uint16_t>(old >> (16 * h)))
-                       : floatOf(static_cast<uint32_t>(old));
-        for (int k = 0; k < 16; ++k)
-          acc += A[row][k] * B[k][col]; // exact products, as above
+        D[row][col] =
+            !scaleD ? 0.0f
+            : f16Acc ? halfToFloat(static_cast<uint16_t>(old >> (16 * h)))
+                     : floatOf(static_cast<uint32_t>(old));
+      }
+    }
+  }
+  for (int r = 0; r < 16; ++r)
+    for (int k = 0; k < 16; ++k) {
+      float a = A[r][k];
+      for (int col = 0; col < n; ++col)
+        D[r][col] += a * B[k][col]; // exact products, as above
+    }
+  for (int l = 0; l < kWarpSize; ++l) {
+    int g = l / 4, q = l % 4;
+    for (int j = 0; j < dCount; ++j) {
+      uint64_t out = 0;
+      for (int h = 0; h < per; ++h) {
+        int i = j * per + h;
+        int row = g + 8 * ((i % 4) / 2), col = 8 * (i / 4) + 2 * q + i % 2;
         if (f16Acc)
-          out |= uint64_t(toHalf(acc)) << (16 * h);
+          out |= uint64_t(toHalf(D[row][col])) << (16 * h);
         else
-          out = bitsOf(acc);
+          out = bitsOf(D[row][col]);
       }
-      write(w, reg, l, out);
-      if (reg.kind == OperandKind::Reg && l == 0) {
-        if (!w.inflight[reg.reg]) {
-          w.inflight[reg.reg] = 1;
-          ++w.inflightCount;
-        }
-        group.registers.push_back(reg.reg);
-      }
+      regs[j][l] = out;
     }
   }
 }
