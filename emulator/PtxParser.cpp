@@ -1539,6 +1539,63 @@ bool Parser::parseInstruction(Kernel &k) {
 
 namespace {
 
+/// Arithmetic whose meaning depends on the type: what a name means on
+/// integers and on floats, and its operands (see operandsOfSignature).
+struct ArithmeticForm {
+  const char *name;
+  Op integer;
+  Op floating;
+  const char *signature;
+};
+const ArithmeticForm kArithmetic[] = {
+    {"add", Op::Add, Op::FAdd, "TTT"},   {"sub", Op::Sub, Op::FSub, "TTT"},
+    {"mul", Op::Mul, Op::FMul, "TTT"},   {"div", Op::Div, Op::FDiv, "TTT"},
+    {"rem", Op::Rem, Op::Unsupported, "TTT"},
+    {"min", Op::Min, Op::FMin, "TTT"},   {"max", Op::Max, Op::FMax, "TTT"},
+    {"mad", Op::Mad, Op::FFma, "TTTT"},
+    {"fma", Op::Unsupported, Op::FFma, "TTTT"},
+    {"abs", Op::Abs, Op::FAbs, "TT"},    {"neg", Op::Neg, Op::FNeg, "TT"},
+};
+
+/// Float functions and tests.
+struct FloatFunction {
+  const char *name;
+  Op op;
+  const char *signature;
+};
+const FloatFunction kFloatFunctions[] = {
+    {"rcp", Op::FRcp, "TT"},          {"sqrt", Op::FSqrt, "TT"},
+    {"rsqrt", Op::FRsqrt, "TT"},      {"sin", Op::FSin, "TT"},
+    {"cos", Op::FCos, "TT"},          {"lg2", Op::FLg2, "TT"},
+    {"ex2", Op::FEx2, "TT"},          {"tanh", Op::FTanh, "TT"},
+    {"copysign", Op::FCopysign, "TTT"}, {"testp", Op::Testp, "PT"},
+};
+
+/// Bitwise and bit-field operations.
+struct BitForm {
+  const char *name;
+  Op op;
+  const char *signature;
+};
+const BitForm kBitForms[] = {
+    {"and", Op::And, "TTT"},    {"or", Op::Or, "TTT"},
+    {"xor", Op::Xor, "TTT"},    {"not", Op::Not, "TT"},
+    {"cnot", Op::Cnot, "TT"},   {"shl", Op::Shl, "TTU"},
+    {"shr", Op::Shr, "TTU"},    {"popc", Op::Popc, "UT"},
+    {"clz", Op::Clz, "UT"},     {"bfind", Op::Bfind, "UT"},
+    {"brev", Op::Brev, "TT"},   {"bfe", Op::Bfe, "TTUU"},
+    {"bfi", Op::Bfi, "TTTUU"},  {"prmt", Op::Prmt, "BBBB"},
+    {"shf", Op::Shf, "TTTU"},   {"lop3", Op::Lop3, "TTTTB"},
+};
+
+template <typename T, size_t N>
+const T *lookup(const T (&table)[N], const std::string &name) {
+  for (const T &entry : table)
+    if (name == entry.name)
+      return &entry;
+  return nullptr;
+}
+
 struct Decoder {
   Kernel &k;
   Mods m;
@@ -1602,8 +1659,32 @@ struct Decoder {
   }
 
   bool decode();
-  bool decodeArith(Type t);
-  bool decodeFloat(Type t);
+  bool decodeArithmetic(const ArithmeticForm &form, Type t);
+  /// Operands typed by a signature: T the instruction type, W its wide
+  /// form, U u32, B b32, P pred (destination first).
+  bool operandsOfSignature(const char *signature, Type t, Type wide = Type::None) {
+    std::vector<Type> types;
+    for (const char *c = signature; *c; ++c)
+      types.push_back(*c == 'T'   ? t
+                      : *c == 'W' ? wide
+                      : *c == 'U' ? Type::U32
+                      : *c == 'B' ? Type::B32
+                                  : Type::Pred);
+    if (raw.size() != types.size()) {
+      error = "'" + m.parts[0] + "' expects " + std::to_string(types.size()) +
+              " operands, got " + std::to_string(raw.size());
+      return false;
+    }
+    for (size_t i = 0; i < raw.size(); ++i) {
+      std::string why;
+      if (!conv(raw[i], types[i], in.ops[i], why)) {
+        error = why;
+        return false;
+      }
+    }
+    in.numOperands = static_cast<uint8_t>(raw.size());
+    return true;
+  }
   bool decodeLdSt(bool isStore);
   bool decodeCvt();
   bool decodeCpAsync();
@@ -1621,9 +1702,7 @@ bool Decoder::decode() {
   if (m.take("sat"))
     in.flags |= kSat;
 
-  if (b == "add" || b == "sub" || b == "mul" || b == "mad" || b == "fma" ||
-      b == "div" || b == "rem" || b == "abs" || b == "neg" || b == "min" ||
-      b == "max") {
+  if (const ArithmeticForm *form = lookup(kArithmetic, b)) {
     if (m.take("NaN"))
       in.flags |= kNaN;
     if (m.take("xorsign")) {
@@ -1644,53 +1723,28 @@ bool Decoder::decode() {
       in.flags |= kFull;
     if (m.take("cc") || m.take("carry"))
       return unsupportedBecause("carry arithmetic is not supported");
-    Type t = oneType();
-    if (isFloatType(t))
-      return decodeFloat(t);
-    return decodeArith(t);
+    return decodeArithmetic(*form, oneType());
   }
-  if (b == "rcp" || b == "sqrt" || b == "rsqrt" || b == "sin" || b == "cos" ||
-      b == "lg2" || b == "ex2" || b == "tanh" || b == "copysign" ||
-      b == "testp") {
+  if (const FloatFunction *function = lookup(kFloatFunctions, b)) {
     if (m.take("approx"))
       in.flags |= kApprox;
     in.rounding = m.takeRounding();
     m.take("full");
-    Type t = oneType();
-    in.type = t;
-    if (b == "testp") {
+    in.type = oneType();
+    in.op = function->op;
+    if (in.op == Op::Testp) {
       static const char *classes[] = {"finite", "infinite", "number",
                                       "notanumber", "normal", "subnormal"};
       for (int i = 0; i < 6; ++i)
         if (m.take(classes[i]))
           in.subOp = static_cast<uint8_t>(i);
-      in.op = Op::Testp;
-      if (!operands({Type::Pred, t}))
-        return false;
-      return done();
     }
-    in.op = b == "rcp"      ? Op::FRcp
-            : b == "sqrt"   ? Op::FSqrt
-            : b == "rsqrt"  ? Op::FRsqrt
-            : b == "sin"    ? Op::FSin
-            : b == "cos"    ? Op::FCos
-            : b == "lg2"    ? Op::FLg2
-            : b == "ex2"    ? Op::FEx2
-            : b == "tanh"   ? Op::FTanh
-                            : Op::FCopysign;
-    if (in.op == Op::FCopysign) {
-      if (!operands({t, t, t}))
-        return false;
-    } else if (!operands({t, t})) {
+    if (!operandsOfSignature(function->signature, in.type))
       return false;
-    }
     return done();
   }
-  if (b == "and" || b == "or" || b == "xor" || b == "not" || b == "cnot" ||
-      b == "shl" || b == "shr" || b == "popc" || b == "clz" || b == "brev" ||
-      b == "bfind" || b == "bfe" || b == "bfi" || b == "prmt" || b == "shf" ||
-      b == "lop3") {
-    if (b == "shf") {
+  if (const BitForm *form = lookup(kBitForms, b)) {
+    if (form->op == Op::Shf) {
       if (m.take("l"))
         in.flags |= kLeft;
       m.take("r");
@@ -1698,58 +1752,18 @@ bool Decoder::decode() {
         in.flags |= kWrap;
       m.take("clamp");
     }
-    if (b == "bfind" && m.take("shiftamt"))
+    if (form->op == Op::Bfind && m.take("shiftamt"))
       in.flags |= kHi;
-    if (b == "prmt") {
+    if (form->op == Op::Prmt) {
       static const char *modes[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
       for (int i = 0; i < 6; ++i)
         if (m.take(modes[i]))
           in.subOp = static_cast<uint8_t>(i + 1);
     }
-    Type t = oneType();
-    in.type = t;
-    Type u32 = Type::U32;
-    if (b == "and" || b == "or" || b == "xor") {
-      in.op = b == "and" ? Op::And : b == "or" ? Op::Or : Op::Xor;
-      if (!operands({t, t, t}))
-        return false;
-    } else if (b == "not" || b == "cnot") {
-      in.op = b == "not" ? Op::Not : Op::Cnot;
-      if (!operands({t, t}))
-        return false;
-    } else if (b == "shl" || b == "shr") {
-      in.op = b == "shl" ? Op::Shl : Op::Shr;
-      if (!operands({t, t, u32}))
-        return false;
-    } else if (b == "popc" || b == "clz" || b == "bfind") {
-      in.op = b == "popc" ? Op::Popc : b == "clz" ? Op::Clz : Op::Bfind;
-      if (!operands({u32, t}))
-        return false;
-    } else if (b == "brev") {
-      in.op = Op::Brev;
-      if (!operands({t, t}))
-        return false;
-    } else if (b == "bfe") {
-      in.op = Op::Bfe;
-      if (!operands({t, t, u32, u32}))
-        return false;
-    } else if (b == "bfi") {
-      in.op = Op::Bfi;
-      if (!operands({t, t, t, u32, u32}))
-        return false;
-    } else if (b == "prmt") {
-      in.op = Op::Prmt;
-      if (!operands({Type::B32, Type::B32, Type::B32, Type::B32}))
-        return false;
-    } else if (b == "shf") {
-      in.op = Op::Shf;
-      if (!operands({t, t, t, u32}))
-        return false;
-    } else {
-      in.op = Op::Lop3;
-      if (!operands({t, t, t, t, Type::B32}))
-        return false;
-    }
+    in.op = form->op;
+    in.type = oneType();
+    if (!operandsOfSignature(form->signature, in.type))
+      return false;
     return done();
   }
   if (b == "setp" || b == "set") {
@@ -1988,82 +2002,34 @@ bool Decoder::decode() {
   return unsupportedBecause("unknown instruction");
 }
 
-bool Decoder::decodeArith(Type t) {
-  const std::string &b = m.base();
+bool Decoder::decodeArithmetic(const ArithmeticForm &form, Type t) {
   in.type = t;
   if (t == Type::None)
     return unsupportedBecause("missing type");
-  if (b == "add" || b == "sub" || b == "mul" || b == "div" || b == "rem" ||
-      b == "min" || b == "max") {
-    in.op = b == "add"   ? Op::Add
-            : b == "sub" ? Op::Sub
-            : b == "mul" ? Op::Mul
-            : b == "div" ? Op::Div
-            : b == "rem" ? Op::Rem
-            : b == "min" ? Op::Min
-                         : Op::Max;
-    Type dst = t;
-    if (in.flags & kWide) {
-      dst = t == Type::S16   ? Type::S32
-            : t == Type::U16 ? Type::U32
-            : t == Type::S32 ? Type::S64
-                             : Type::U64;
-    }
-    if (!operands({dst, t, t}))
-      return false;
-    return done();
-  }
-  if (b == "mad") {
-    in.op = Op::Mad;
-    Type dst = t;
-    if (in.flags & kWide)
-      dst = t == Type::S16   ? Type::S32
-            : t == Type::U16 ? Type::U32
-            : t == Type::S32 ? Type::S64
-                             : Type::U64;
-    if (!operands({dst, t, t, dst}))
-      return false;
-    return done();
-  }
-  if (b == "abs" || b == "neg") {
-    in.op = b == "abs" ? Op::Abs : Op::Neg;
-    if (!operands({t, t}))
-      return false;
-    return done();
-  }
-  return unsupportedBecause("integer " + b);
-}
-
-bool Decoder::decodeFloat(Type t) {
-  const std::string &b = m.base();
-  in.type = t;
   if (t == Type::TF32 || t == Type::E4M3 || t == Type::E5M2)
     return unsupportedBecause("arithmetic on ." + std::string(typeName(t)));
-  if (b == "add" || b == "sub" || b == "mul" || b == "div" || b == "min" ||
-      b == "max") {
-    in.op = b == "add"   ? Op::FAdd
-            : b == "sub" ? Op::FSub
-            : b == "mul" ? Op::FMul
-            : b == "div" ? Op::FDiv
-            : b == "min" ? Op::FMin
-                         : Op::FMax;
-    if (!operands({t, t, t}))
-      return false;
-    return done();
+  bool isFloat = isFloatType(t);
+  in.op = isFloat ? form.floating : form.integer;
+  if (in.op == Op::Unsupported)
+    return unsupportedBecause(std::string(isFloat ? "float " : "integer ") +
+                              form.name);
+  if (isFloat)
+    return operandsOfSignature(form.signature, t) && done();
+  // Integer .wide doubles the width of the destination (and of mad's
+  // addend); .hi and .lo keep it.
+  Type wide = t;
+  if (in.flags & kWide)
+    wide = t == Type::S16   ? Type::S32
+           : t == Type::U16 ? Type::U32
+           : t == Type::S32 ? Type::S64
+                            : Type::U64;
+  std::string signature = form.signature;
+  if (in.flags & kWide) {
+    signature[0] = 'W';
+    if (signature.size() == 4)
+      signature[3] = 'W';
   }
-  if (b == "fma" || b == "mad") {
-    in.op = Op::FFma;
-    if (!operands({t, t, t, t}))
-      return false;
-    return done();
-  }
-  if (b == "abs" || b == "neg") {
-    in.op = b == "abs" ? Op::FAbs : Op::FNeg;
-    if (!operands({t, t}))
-      return false;
-    return done();
-  }
-  return unsupportedBecause("float " + b);
+  return operandsOfSignature(signature.c_str(), t, wide) && done();
 }
 
 bool Decoder::decodeLdSt(bool isStore) {
