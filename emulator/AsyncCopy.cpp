@@ -225,7 +225,6 @@ void Launch::landCopies(Warp &w, uint32_t mask, const uint32_t *keepGroups) {
 //===----------------------------------------------------------------------===//
 
 void Launch::executeAsync(Warp &w, const Instruction &in, uint32_t mask) {
-  uint64_t buf[kWarpSize];
   auto forLanes = [&](auto &&body) {
     for (uint32_t m = mask; m; m &= m - 1) {
       int l = __builtin_ctz(m);
@@ -602,7 +601,6 @@ void Launch::executeAsync(Warp &w, const Instruction &in, uint32_t mask) {
     return;
   }
   case Op::MbarPendingCount: {
-    (void)buf;
     forLanes([&](int l) {
       write(w, in.ops[0], l, 0);
       return true;

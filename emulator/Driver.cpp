@@ -165,11 +165,8 @@ CUresult launch(CUfunc_st *f, const LaunchConfig &config, void **params,
   LaunchConfig c = config;
   c.maxDynamicSharedBytes = f->maxDynamicShared;
   LaunchResult r = state.device->launch(*f->module->module, *f->kernel, c, params);
-  if (r.ok()) {
-    if (!r.message.empty() && state.options.checks == amp::emu::CheckMode::Warn)
-      return CUDA_SUCCESS;
-    return CUDA_SUCCESS;
-  }
+  if (r.ok())
+    return CUDA_SUCCESS; // (in warn mode, the reports were printed)
   fprintf(stderr, "amp-emulator: error: %s\n", r.message.c_str());
   CUresult e = fromLaunch(r);
   if (e != CUDA_ERROR_INVALID_VALUE)
