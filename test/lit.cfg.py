@@ -75,6 +75,7 @@ if not config.amp_use_sanitizer or runtime:
 tools = [
     "amp-opt",
     "amp-run",
+    "amp-tune",
     ToolSubst("%mlir-opt", command=mlir_opt,
               unresolved="ignore" if runtime else "fatal"),
 ]

@@ -18,12 +18,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/InitAmp.h"
+#include "amp/Runner/Calibration.h"
 #include "amp/Runner/Comparison.h"
 #include "amp/Runner/CpuLowering.h"
 #include "amp/Runner/HostTensor.h"
 #include "amp/Runner/JitFunction.h"
 #include "amp/Runner/ModelPreparation.h"
 #include "amp/Runner/Passes.h"
+#include "amp/Runner/Samples.h"
+#include "amp/Runner/Tolerance.h"
+#include "amp/Runner/ToolSupport.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -63,286 +67,93 @@ enum ExitCode { kSuccess = 0, kCheckFailed = 1, kError = 2 };
 
 /// The command line. The options live in main's frame, not in globals.
 struct Options {
-  llvm::cl::opt<std::string> inputFile{llvm::cl::Positional,
-                                       llvm::cl::desc("<model.mlir>"),
-                                       llvm::cl::init("-")};
+  llvm::cl::OptionCategory modelCategory{"Model"};
+  llvm::cl::OptionCategory inputCategory{"Inputs"};
+  llvm::cl::OptionCategory conversionCategory{"Conversion"};
+  llvm::cl::OptionCategory reportCategory{"Report"};
+  llvm::cl::opt<std::string> inputFile{
+      llvm::cl::Positional, llvm::cl::desc("<model.mlir>"), llvm::cl::init("-"),
+      llvm::cl::cat(modelCategory)};
   llvm::cl::opt<std::string> entry{
       "entry",
       llvm::cl::desc("Function to run (default: the only public "
                      "function with tensor arguments)"),
-      llvm::cl::value_desc("name")};
+      llvm::cl::value_desc("name"), llvm::cl::cat(modelCategory)};
   llvm::cl::opt<std::string> pipeline{
       "pipeline",
       llvm::cl::desc("Textual pass pipeline that makes the converted copy "
                      "(e.g. 'amp-mixed-precision{target-type=bf16}')"),
-      llvm::cl::init("amp-mixed-precision")};
+      llvm::cl::init("amp-mixed-precision"), llvm::cl::cat(conversionCategory)};
   llvm::cl::opt<uint64_t> seed{
       "seed", llvm::cl::desc("Seed of the random inputs and weights"),
-      llvm::cl::init(0)};
+      llvm::cl::init(0), llvm::cl::cat(inputCategory)};
   llvm::cl::opt<bool> randomizeWeights{
       "randomize-weights",
       llvm::cl::desc("Replace the weights (float constants of rank >= 2 read "
                      "by contractions) by seeded random values scaled by "
-                     "their fan-in, in both versions")};
+                     "their fan-in, in both versions"),
+      llvm::cl::cat(modelCategory)};
   llvm::cl::list<std::string> shapes{
       "shape",
       llvm::cl::desc("Static shape of a dynamic argument, as INDEX:DIMS "
                      "(e.g. 0:1x3x224x224); may be repeated"),
-      llvm::cl::value_desc("index:dims")};
+      llvm::cl::value_desc("index:dims"), llvm::cl::cat(modelCategory)};
   llvm::cl::opt<unsigned> runs{
       "runs",
       llvm::cl::desc("Runs of each version; the times are their median"),
-      llvm::cl::init(5)};
+      llvm::cl::init(5), llvm::cl::cat(reportCategory)};
   llvm::cl::opt<unsigned> optLevel{
       "O",
       llvm::cl::desc("LLVM optimization level of the compiled code "
                      "(0-3)"),
-      llvm::cl::Prefix, llvm::cl::init(2)};
+      llvm::cl::Prefix, llvm::cl::init(2), llvm::cl::cat(reportCategory)};
   llvm::cl::opt<std::string> inputRange{
       "input-range", llvm::cl::desc("Float inputs are uniform in [lo, hi)"),
-      llvm::cl::value_desc("lo,hi"), llvm::cl::init("-1,1")};
+      llvm::cl::value_desc("lo,hi"), llvm::cl::init("-1,1"),
+      llvm::cl::cat(inputCategory)};
   llvm::cl::opt<std::string> intRange{
       "int-range",
       llvm::cl::desc("Integer inputs (i8, i32, i64) are uniform in [lo, hi)"),
-      llvm::cl::value_desc("lo,hi"), llvm::cl::init("0,2")};
+      llvm::cl::value_desc("lo,hi"), llvm::cl::init("0,2"),
+      llvm::cl::cat(inputCategory)};
   llvm::cl::opt<bool> json{"json",
                            llvm::cl::desc("Print one JSON object instead of "
-                                          "a table")};
+                                          "a table"),
+                           llvm::cl::cat(reportCategory)};
   llvm::cl::opt<std::string> check{
       "check",
       llvm::cl::desc("Bounds that must hold, e.g. 'rel_l2=1e-2,argmax=1' "
                      "(keys: max_abs, max_rel, rel_l2, cosine, argmax, "
                      "nonfinite); exit code 1 when one is broken"),
-      llvm::cl::value_desc("key=value,...")};
+      llvm::cl::value_desc("key=value,..."), llvm::cl::cat(reportCategory)};
   llvm::cl::opt<std::string> dumpConverted{
       "dump-converted",
       llvm::cl::desc("Write the converted module (before lowering) here"),
-      llvm::cl::value_desc("file")};
+      llvm::cl::value_desc("file"), llvm::cl::cat(conversionCategory)};
   llvm::cl::list<std::string> sharedLibs{
       "shared-libs",
       llvm::cl::desc("Libraries to load for symbols the model calls"),
-      llvm::cl::CommaSeparated};
-};
-
-/// One bound of --check.
-struct Bound {
-  enum class Kind { MaxAbs, MaxRel, RelL2, Cosine, Argmax, Nonfinite };
-  Kind kind;
-  std::string key;
-  double value;
-};
-
-/// A pair of numbers "lo,hi".
-template <typename T>
-std::optional<std::pair<T, T>> parseRange(StringRef text) {
-  auto [loText, hiText] = text.split(',');
-  std::pair<T, T> range;
-  if constexpr (std::is_floating_point_v<T>) {
-    if (loText.trim().getAsDouble(range.first) ||
-        hiText.trim().getAsDouble(range.second))
-      return std::nullopt;
-  } else {
-    if (loText.trim().getAsInteger(10, range.first) ||
-        hiText.trim().getAsInteger(10, range.second))
-      return std::nullopt;
-  }
-  if (!(range.first < range.second))
-    return std::nullopt;
-  return range;
-}
-
-/// Parses --check.
-FailureOr<SmallVector<Bound>> parseChecks(StringRef text,
-                                          llvm::raw_ostream &errs) {
-  static const std::pair<StringRef, Bound::Kind> kKeys[] = {
-      {"max_abs", Bound::Kind::MaxAbs},
-      {"max_abs_err", Bound::Kind::MaxAbs},
-      {"max_rel", Bound::Kind::MaxRel},
-      {"max_rel_err", Bound::Kind::MaxRel},
-      {"rel_l2", Bound::Kind::RelL2},
-      {"rel_l2_err", Bound::Kind::RelL2},
-      {"cosine", Bound::Kind::Cosine},
-      {"argmax", Bound::Kind::Argmax},
-      {"argmax_agree", Bound::Kind::Argmax},
-      {"nonfinite", Bound::Kind::Nonfinite}};
-  SmallVector<Bound> bounds;
-  SmallVector<StringRef> items;
-  text.split(items, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  for (StringRef item : items) {
-    auto [key, valueText] = item.split('=');
-    key = key.trim();
-    const auto *it = llvm::find_if(
-        kKeys, [&](const auto &entry) { return entry.first == key; });
-    double value;
-    if (it == std::end(kKeys)) {
-      errs << "amp-run: error: unknown --check key '" << key
-           << "'; expected max_abs, max_rel, rel_l2, cosine, argmax or "
-              "nonfinite\n";
-      return failure();
-    }
-    if (valueText.trim().getAsDouble(value)) {
-      errs << "amp-run: error: --check " << key << " needs a number, got '"
-           << valueText << "'\n";
-      return failure();
-    }
-    bounds.push_back({it->second, key.str(), value});
-  }
-  return bounds;
-}
-
-/// Parses the --shape options.
-FailureOr<SmallVector<ArgumentShape>> parseShapes(ArrayRef<std::string> specs,
-                                                  llvm::raw_ostream &errs) {
-  SmallVector<ArgumentShape> shapes;
-  for (StringRef spec : specs) {
-    auto [indexText, dimsText] = spec.split(':');
-    ArgumentShape shape;
-    bool bad = indexText.getAsInteger(10, shape.argIndex) || dimsText.empty();
-    SmallVector<StringRef> dims;
-    dimsText.split(dims, 'x');
-    for (StringRef dim : dims) {
-      int64_t size;
-      if (dim.getAsInteger(10, size) || size < 0)
-        bad = true;
-      else
-        shape.shape.push_back(size);
-    }
-    if (bad) {
-      errs << "amp-run: error: invalid --shape '" << spec
-           << "'; expected INDEX:DIMS, e.g. 0:1x3x224x224\n";
-      return failure();
-    }
-    shapes.push_back(std::move(shape));
-  }
-  return shapes;
-}
-
-/// Parses `text` into `pm`; "builtin.module(...)" and a bare list of passes
-/// are both accepted.
-LogicalResult parsePipeline(StringRef text, OpPassManager &pm,
-                            llvm::raw_ostream &errs) {
-  StringRef passes = text.trim();
-  if (passes.consume_front("builtin.module(")) {
-    if (!passes.consume_back(")")) {
-      errs << "amp-run: error: unbalanced parentheses in --pipeline\n";
-      return failure();
-    }
-  }
-  std::string message;
-  llvm::raw_string_ostream os(message);
-  if (succeeded(parsePassPipeline(passes, pm, os)))
-    return success();
-  errs << "amp-run: error: invalid --pipeline '" << text << "': " << message;
-  if (!StringRef(message).ends_with("\n"))
-    errs << "\n";
-  return failure();
-}
-
-/// Runs the CPU lowering on `module`; `what` names it in errors.
-LogicalResult lowerForCpu(ModuleOp module, StringRef what, TimingScope &timing,
-                          llvm::raw_ostream &errs) {
-  PassManager pm(module.getContext());
-  buildCpuLoweringPipeline(pm);
-  TimingScope scope = timing.nest(("lower " + what).str());
-  pm.enableTiming(scope);
-  if (succeeded(pm.run(module)) && succeeded(verifyLoweredForCpu(module)))
-    return success();
-  errs << "amp-run: error: cannot lower the " << what
-       << " model for the CPU (see the diagnostics above)\n";
-  return failure();
-}
-
-//===----------------------------------------------------------------------===//
-// Crash reporting
-//===----------------------------------------------------------------------===//
-
-/// What is running, for the crash message. A signal handler cannot be given
-/// context any other way; it is only written between runs.
-volatile const char *crashContext = nullptr;
-
-extern "C" void onCrash(int signal) {
-  const char *prefix = "amp-run: error: the compiled code crashed (";
-  const char *name = signal == SIGSEGV   ? "SIGSEGV"
-                     : signal == SIGBUS  ? "SIGBUS"
-                     : signal == SIGFPE  ? "SIGFPE"
-                     : signal == SIGILL  ? "SIGILL"
-                     : signal == SIGABRT ? "SIGABRT"
-                                         : "signal";
-  const char *context = const_cast<const char *>(crashContext);
-  const char *suffix =
-      "); an assertion of the model failed or it read out of bounds "
-      "(integer inputs come from --int-range)\n";
-  ssize_t ignored = 0;
-  ignored += write(STDERR_FILENO, prefix, std::strlen(prefix));
-  ignored += write(STDERR_FILENO, name, std::strlen(name));
-  if (context) {
-    ignored += write(STDERR_FILENO, " while running ", 15);
-    ignored += write(STDERR_FILENO, context, std::strlen(context));
-  }
-  ignored += write(STDERR_FILENO, suffix, std::strlen(suffix));
-  (void)ignored;
-  _exit(kError);
-}
-
-/// Installs onCrash for the signals compiled code may raise while alive.
-class CrashGuard {
-public:
-  explicit CrashGuard(const char *context) {
-    crashContext = context;
-    struct sigaction action;
-    std::memset(&action, 0, sizeof(action));
-    action.sa_handler = onCrash;
-    sigemptyset(&action.sa_mask);
-    for (unsigned i = 0; i < kNumSignals; ++i)
-      sigaction(kSignals[i], &action, &previous[i]);
-  }
-  ~CrashGuard() {
-    for (unsigned i = 0; i < kNumSignals; ++i)
-      sigaction(kSignals[i], &previous[i], nullptr);
-    crashContext = nullptr;
-  }
-
-private:
-  static constexpr unsigned kNumSignals = 5;
-  static constexpr int kSignals[kNumSignals] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL,
-                                                SIGABRT};
-  struct sigaction previous[kNumSignals];
+      llvm::cl::CommaSeparated, llvm::cl::cat(modelCategory)};
+  llvm::cl::opt<std::string> inputs{
+      "inputs",
+      llvm::cl::desc("Sample inputs from NumPy files: an .npz file (arrays "
+                     "arr_0, arr_1, ... or named after the arguments), an "
+                     ".npy file (one-argument models), or a folder of them, "
+                     "one call each (default: one call on seeded random "
+                     "inputs)"),
+      llvm::cl::value_desc("file-or-folder"), llvm::cl::cat(inputCategory)};
+  llvm::cl::opt<std::string> calibrate{
+      "calibrate",
+      llvm::cl::desc("Run the FP32 model on the samples and write the range "
+                     "of every value its ops produce to this JSON file, for "
+                     "--amp-mixed-precision=\"ranges=FILE\" (no conversion "
+                     "is run)"),
+      llvm::cl::value_desc("ranges.json"), llvm::cl::cat(inputCategory)};
 };
 
 //===----------------------------------------------------------------------===//
 // Report
 //===----------------------------------------------------------------------===//
-
-/// What one version did.
-struct VersionRun {
-  std::vector<HostTensor> outputs;
-  double medianMs = 0.0;
-};
-
-/// Runs `fn` `runs` times on `inputs`.
-FailureOr<VersionRun> runVersion(JitFunction &fn, ArrayRef<HostTensor> inputs,
-                                 unsigned runs, const char *what,
-                                 llvm::raw_ostream &errs) {
-  VersionRun version;
-  std::vector<double> times;
-  CrashGuard guard(what);
-  for (unsigned i = 0; i < std::max(runs, 1u); ++i) {
-    llvm::Expected<RunResult> result = fn.run(inputs);
-    if (!result) {
-      errs << "amp-run: error: cannot run the " << what
-           << " model: " << llvm::toString(result.takeError()) << "\n";
-      return failure();
-    }
-    times.push_back(result->milliseconds);
-    if (i == 0)
-      version.outputs = std::move(result->outputs);
-  }
-  std::sort(times.begin(), times.end());
-  size_t n = times.size();
-  version.medianMs =
-      n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2.0;
-  return version;
-}
 
 /// One row of the report.
 struct OutputReport {
@@ -351,17 +162,6 @@ struct OutputReport {
   ElementKind referenceKind, convertedKind;
   ErrorMetrics metrics;
 };
-
-/// A metric for the table: `digits` significant digits, or "nan"/"inf".
-std::string formatMetric(double value, int digits = 3) {
-  if (std::isnan(value))
-    return "nan";
-  if (std::isinf(value))
-    return value > 0 ? "inf" : "-inf";
-  char buffer[32];
-  std::snprintf(buffer, sizeof(buffer), "%.*g", digits, value);
-  return buffer;
-}
 
 /// A metric for JSON: non-finite values become null.
 llvm::json::Value jsonMetric(double value) {
@@ -383,50 +183,6 @@ llvm::json::Object metricsToJson(const ErrorMetrics &metrics) {
       {"elements", metrics.numElements}};
 }
 
-/// Checks `bounds` against every output; returns the failures.
-SmallVector<std::string> checkBounds(ArrayRef<Bound> bounds,
-                                     ArrayRef<OutputReport> outputs) {
-  SmallVector<std::string> failures;
-  for (const Bound &bound : bounds) {
-    for (const OutputReport &output : outputs) {
-      const ErrorMetrics &m = output.metrics;
-      double actual = 0.0;
-      bool atMost = true;
-      switch (bound.kind) {
-      case Bound::Kind::MaxAbs:
-        actual = m.maxAbsErr;
-        break;
-      case Bound::Kind::MaxRel:
-        actual = m.maxRelErr;
-        break;
-      case Bound::Kind::RelL2:
-        actual = m.relL2Err;
-        break;
-      case Bound::Kind::Cosine:
-        actual = m.cosine;
-        atMost = false;
-        break;
-      case Bound::Kind::Argmax:
-        actual = m.argmaxAgreeRate();
-        atMost = false;
-        break;
-      case Bound::Kind::Nonfinite:
-        actual = static_cast<double>(m.nonfinite);
-        break;
-      }
-      // NaN compares false both ways: it always breaks a bound.
-      bool holds = atMost ? actual <= bound.value : actual >= bound.value;
-      if (!holds)
-        failures.push_back(
-            llvm::formatv("{0}: {1} = {2}, expected {3} {4}", output.name,
-                          bound.key, formatMetric(actual),
-                          atMost ? "<=" : ">=", formatMetric(bound.value))
-                .str());
-    }
-  }
-  return failures;
-}
-
 /// Everything amp-run reports.
 struct Report {
   std::string model, entry, pipeline;
@@ -437,6 +193,8 @@ struct Report {
   SmallVector<OutputReport> outputs;
   ErrorMetrics overall;
   double fp32Ms, ampMs;
+  unsigned samples;
+  bool fromFiles;
   SmallVector<std::string> failures;
 };
 
@@ -469,6 +227,7 @@ void printJson(const Report &report, llvm::raw_ostream &out) {
        static_cast<int64_t>(report.numWeightArguments)},
       {"harness_ops_removed", static_cast<int64_t>(report.numHarnessOps)},
       {"runs", static_cast<int64_t>(report.runs)},
+      {"samples", static_cast<int64_t>(report.samples)},
       {"arguments", std::move(arguments)},
       {"outputs", std::move(outputs)},
       {"overall", metricsToJson(report.overall)},
@@ -483,7 +242,12 @@ void printJson(const Report &report, llvm::raw_ostream &out) {
 /// Prints `report` as a table.
 void printTable(const Report &report, llvm::raw_ostream &out) {
   out << "amp-run: " << report.model << " @" << report.entry << ", pipeline '"
-      << report.pipeline << "', seed " << report.seed;
+      << report.pipeline << "', ";
+  if (report.samples == 1 && !report.fromFiles)
+    out << "seed " << report.seed;
+  else
+    out << report.samples << " sample" << (report.samples == 1 ? "" : "s")
+        << " from files";
   if (report.randomizedWeights)
     out << ", random weights (" << report.numWeightConstants << " constants, "
         << report.numWeightArguments << " arguments)";
@@ -526,6 +290,85 @@ void printTable(const Report &report, llvm::raw_ostream &out) {
                        report.runs, report.fp32Ms, report.ampMs);
 }
 
+/// --calibrate: runs an instrumented copy of the FP32 model on every sample
+/// and writes the observed ranges.
+int calibrate(ModuleOp original, StringRef entryName,
+              const FunctionSignature &signature, ArrayRef<Sample> samples,
+              const Options &options, TimingScope &timing,
+              llvm::raw_ostream &errs) {
+  OwningOpRef<ModuleOp> instrumented = original.clone();
+  RangeRecorder recorder;
+  if (!recorder.instrument(*instrumented) ||
+      failed(lowerForCpu(*instrumented, "instrumented FP32", timing, errs)))
+    return kError;
+  stripProbeAttributes(*instrumented);
+  SmallVector<StringRef> libs = {AMP_MLIR_C_RUNNER_UTILS};
+  for (const std::string &lib : options.sharedLibs)
+    libs.push_back(lib);
+  TimingScope compileTiming = timing.nest("compile instrumented (JIT)");
+  auto fn = JitFunction::create(*instrumented, entryName, signature, libs,
+                                options.optLevel, recorder.symbols());
+  compileTiming.stop();
+  if (!fn) {
+    errs << "amp-run: error: cannot compile the instrumented model: "
+         << llvm::toString(fn.takeError()) << "\n";
+    return kError;
+  }
+  TimingScope runTiming = timing.nest("run instrumented");
+  for (const Sample &sample : samples) {
+    CrashGuard guard("the instrumented FP32 model");
+    llvm::Expected<RunResult> result = (*fn)->run(sample.inputs);
+    if (!result) {
+      errs << "amp-run: error: cannot run the model on " << sample.name << ": "
+           << llvm::toString(result.takeError()) << "\n";
+      return kError;
+    }
+  }
+  runTiming.stop();
+  std::string errorMessage;
+  auto out = openOutputFile(options.calibrate, &errorMessage);
+  if (!out) {
+    errs << "amp-run: error: " << errorMessage << "\n";
+    return kError;
+  }
+  const ObservedRanges &ranges = recorder.ranges();
+  out->os() << llvm::formatv(
+                   "{0:2}", ranges.toJson(options.inputFile,
+                                          static_cast<int64_t>(samples.size())))
+            << "\n";
+  out->keep();
+
+  // A summary: how many values, how many beyond the 16-bit ranges, the
+  // largest.
+  unsigned values = 0, beyondF16 = 0, beyondBF16 = 0;
+  const ObservedRange *largest = nullptr;
+  for (auto fnOp : original.getOps<func::FuncOp>()) {
+    if (fnOp.isExternal())
+      continue;
+    forEachObservedValue(fnOp, [&](Operation *, unsigned, unsigned index) {
+      const ObservedRange *r = ranges.lookup(fnOp.getSymName(), index);
+      if (!r || !r->count)
+        return;
+      ++values;
+      beyondF16 += r->beyondF16 > 0;
+      beyondBF16 += r->beyondBF16 > 0;
+      if (!largest || r->maxAbs > largest->maxAbs)
+        largest = r;
+    });
+  }
+  llvm::outs() << "amp-run: " << options.inputFile << " @" << entryName
+               << ": ranges of " << values << " values over " << samples.size()
+               << " sample" << (samples.size() == 1 ? "" : "s")
+               << " written to " << options.calibrate << "\n";
+  llvm::outs() << "  beyond the f16 range (|x| > 65504): " << beyondF16
+               << " values; beyond bf16: " << beyondBF16 << "\n";
+  if (largest)
+    llvm::outs() << llvm::formatv("  largest |x|: {0} ({1} at {2})\n",
+                                  formatMetric(largest->maxAbs), largest->op,
+                                  largest->location);
+  return kSuccess;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -542,17 +385,31 @@ int main(int argc, char **argv) {
 
   Options options;
   registerDefaultTimingManagerCLOptions();
+  // --help lists amp-run's own options, not LLVM's and MLIR's.
+  llvm::cl::HideUnrelatedOptions(
+      {&options.modelCategory, &options.inputCategory,
+       &options.conversionCategory, &options.reportCategory});
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
-      "amp-run: run a model in FP32 and in mixed precision on the CPU and "
-      "compare the outputs\n");
+      "amp-run: run a model in FP32 and converted (mixed precision) on the "
+      "CPU, on the same inputs, and compare every output\n"
+      "\n"
+      "  amp-run model.mlir --randomize-weights --check=rel_l2=1e-2,argmax=1\n"
+      "  amp-run model.mlir "
+      "--pipeline='amp-mixed-precision{target-type=bf16}'\n"
+      "  amp-run model.mlir --inputs=samples/        (one call per .npz file)\n"
+      "  amp-run model.mlir --inputs=samples/ --calibrate=ranges.json\n"
+      "  amp-opt model.mlir --amp-mixed-precision=\"ranges=ranges.json\"\n"
+      "\n"
+      "Exit status: 0, 1 when a --check bound is broken, 2 on any other "
+      "error. --mlir-timing times every step.\n");
   llvm::raw_ostream &errs = llvm::errs();
 
   // Options that need checking before any work.
-  auto bounds = parseChecks(options.check, errs);
+  auto bounds = parseTolerance(options.check, "amp-run", "--check", errs);
   auto shapes = parseShapes(options.shapes, errs);
-  auto floatRange = parseRange<double>(options.inputRange);
-  auto intRange = parseRange<int64_t>(options.intRange);
+  auto floatRange = parseFloatRange(options.inputRange);
+  auto intRange = parseIntRange(options.intRange);
   if (failed(bounds) || failed(shapes))
     return kError;
   if (!floatRange || !intRange) {
@@ -588,7 +445,7 @@ int main(int argc, char **argv) {
 
   // The conversion pipeline, parsed before any work.
   PassManager conversion(&context);
-  if (failed(parsePipeline(options.pipeline, conversion, errs)))
+  if (failed(parsePipeline(options.pipeline, conversion, "--pipeline", errs)))
     return kError;
 
   TimingScope parseTiming = timing.nest("parse");
@@ -600,30 +457,29 @@ int main(int argc, char **argv) {
     return kError;
   }
 
-  // Prepare the original: entry, shapes, harness, weights.
+  // Prepare the original (entry, shapes, harness, weights) and make the
+  // samples.
   TimingScope prepareTiming = timing.nest("prepare");
-  FailureOr<func::FuncOp> entry = findEntry(*original, options.entry);
-  if (failed(entry))
-    return kError;
-  std::string entryName = entry->getSymName().str();
-  if (failed(specializeArgumentShapes(*entry, *shapes)))
-    return kError;
-  FailureOr<IsolationResult> isolation = isolateEntry(*original, *entry);
-  if (failed(isolation) || failed(verifyRunnableSignature(*entry)))
-    return kError;
-  // Weights: constants are replaced now, arguments drawn like them below.
-  WeightRandomization randomization;
-  SmallVector<std::optional<int64_t>> argumentFanIns(entry->getNumArguments());
-  unsigned numWeightArguments = 0;
-  if (options.randomizeWeights) {
-    randomization = randomizeWeights(*original, options.seed);
-    for (BlockArgument arg : entry->getArguments())
-      if ((argumentFanIns[arg.getArgNumber()] =
-               getWeightFanIn(arg, /*notFirstOperand=*/true)))
-        ++numWeightArguments;
-  }
-
+  ModelSetup setup;
+  setup.entry = options.entry;
+  setup.shapes = *shapes;
+  setup.randomizeWeights = options.randomizeWeights;
+  setup.seed = options.seed;
+  setup.floatRange = *floatRange;
+  setup.intRange = *intRange;
+  setup.inputs = options.inputs;
+  FailureOr<PreparedModel> prepared = prepareModel(*original, setup, errs);
   prepareTiming.stop();
+  if (failed(prepared))
+    return kError;
+  const std::string &entryName = prepared->entryName;
+  const FunctionSignature &fp32Signature = prepared->signature;
+  const IsolationResult *isolation = &prepared->isolation;
+  const std::vector<Sample> &samples = prepared->samples;
+
+  if (!options.calibrate.empty())
+    return calibrate(*original, entryName, fp32Signature, samples, options,
+                     timing, errs);
 
   // The converted copy.
   OwningOpRef<ModuleOp> converted = original->clone();
@@ -653,7 +509,6 @@ int main(int argc, char **argv) {
   }
   if (failed(verifyRunnableSignature(convertedEntry)))
     return kError;
-  FunctionSignature fp32Signature = getFunctionSignature(*entry);
   FunctionSignature ampSignature = getFunctionSignature(convertedEntry);
   if (fp32Signature.arguments.size() != ampSignature.arguments.size() ||
       fp32Signature.results.size() != ampSignature.results.size() ||
@@ -693,73 +548,83 @@ int main(int argc, char **argv) {
     return kError;
   }
 
-  // The same inputs for both: drawn in the original types, converted to the
-  // converted entry's types if the pipeline changed them.
-  InputDistribution distribution{floatRange->first, floatRange->second,
-                                 intRange->first, intRange->second};
-  std::vector<HostTensor> fp32Inputs, ampInputs;
-  for (auto [i, arg] : llvm::enumerate(fp32Signature.arguments)) {
-    HostTensor input(arg.kind, arg.shape);
-    RandomGenerator rng(options.seed, i);
-    InputDistribution argDistribution = distribution;
-    if (std::optional<int64_t> fanIn = argumentFanIns[i]) {
-      argDistribution.floatHi = getHeUniformBound(*fanIn);
-      argDistribution.floatLo = -argDistribution.floatHi;
-    }
-    fillRandom(input, rng, argDistribution);
-    ampInputs.push_back(input.convertTo(ampSignature.arguments[i].kind));
-    fp32Inputs.push_back(std::move(input));
-  }
-
+  // The same inputs for both: in the original types, converted to the
+  // converted entry's types if the pipeline changed them. The times are
+  // those of the first sample; every sample counts in the comparison.
   TimingScope runTiming = timing.nest("run");
-  FailureOr<VersionRun> fp32Run =
-      runVersion(**fp32Fn, fp32Inputs, options.runs, "the FP32 model", errs);
-  if (failed(fp32Run))
-    return kError;
-  FailureOr<VersionRun> ampRun =
-      runVersion(**ampFn, ampInputs, options.runs, "the converted model", errs);
-  if (failed(ampRun))
-    return kError;
-
+  std::vector<ErrorAccumulator> perOutput(isolation->outputNames.size());
+  std::vector<
+      std::pair<SmallVector<int64_t, 4>, std::pair<ElementKind, ElementKind>>>
+      outputTypes(isolation->outputNames.size());
+  double fp32Ms = 0, ampMs = 0;
+  for (auto [s, sample] : llvm::enumerate(samples)) {
+    std::vector<HostTensor> ampInputs;
+    for (auto [i, input] : llvm::enumerate(sample.inputs))
+      ampInputs.push_back(input.convertTo(ampSignature.arguments[i].kind));
+    unsigned runs = s == 0 ? options.runs.getValue() : 1;
+    FailureOr<VersionRun> fp32Run =
+        runVersion(**fp32Fn, sample.inputs, runs, "the FP32 model", errs);
+    if (failed(fp32Run))
+      return kError;
+    FailureOr<VersionRun> ampRun =
+        runVersion(**ampFn, ampInputs, runs, "the converted model", errs);
+    if (failed(ampRun))
+      return kError;
+    if (s == 0) {
+      fp32Ms = fp32Run->medianMs;
+      ampMs = ampRun->medianMs;
+    }
+    for (auto [i, name] : llvm::enumerate(isolation->outputNames)) {
+      const HostTensor &reference = fp32Run->outputs[i];
+      const HostTensor &test = ampRun->outputs[i];
+      if (reference.getShape() != test.getShape()) {
+        errs << "amp-run: error: output " << name << " has the shape "
+             << formatShape(reference.getShape()) << " in FP32 but "
+             << formatShape(test.getShape()) << " once converted\n";
+        return kError;
+      }
+      perOutput[i].add(reference, test);
+      outputTypes[i] = {SmallVector<int64_t, 4>(reference.getShape()),
+                        {reference.getKind(), test.getKind()}};
+    }
+  }
   runTiming.stop();
 
   // Compare.
   SmallVector<OutputReport> reports;
   ErrorAccumulator overall;
   for (auto [i, name] : llvm::enumerate(isolation->outputNames)) {
-    const HostTensor &reference = fp32Run->outputs[i];
-    const HostTensor &test = ampRun->outputs[i];
-    if (reference.getShape() != test.getShape()) {
-      errs << "amp-run: error: output " << name << " has the shape "
-           << formatShape(reference.getShape()) << " in FP32 but "
-           << formatShape(test.getShape()) << " once converted\n";
-      return kError;
-    }
-    ErrorAccumulator accumulator;
-    accumulator.add(reference, test);
-    overall.merge(accumulator);
-    reports.push_back({name, SmallVector<int64_t, 4>(reference.getShape()),
-                       reference.getKind(), test.getKind(),
-                       accumulator.getMetrics()});
+    overall.merge(perOutput[i]);
+    reports.push_back({name, outputTypes[i].first, outputTypes[i].second.first,
+                       outputTypes[i].second.second,
+                       perOutput[i].getMetrics()});
   }
   ErrorMetrics total = overall.getMetrics();
-  SmallVector<std::string> failures = checkBounds(*bounds, reports);
+  SmallVector<std::string> names;
+  SmallVector<ErrorMetrics> metrics;
+  for (const OutputReport &output : reports) {
+    names.push_back(output.name);
+    metrics.push_back(output.metrics);
+  }
+  SmallVector<std::string> failures = checkTolerance(*bounds, names, metrics);
 
   Report report{options.inputFile,
                 entryName,
                 options.pipeline,
                 options.seed,
                 options.randomizeWeights,
-                randomization.numConstants,
-                numWeightArguments,
+                prepared->randomization.numConstants,
+                prepared->numWeightArguments,
                 isolation->numRemovedOps,
                 std::max(options.runs.getValue(), 1u),
                 fp32Signature,
                 ampSignature,
                 reports,
                 total,
-                fp32Run->medianMs,
-                ampRun->medianMs,
+                fp32Ms,
+                ampMs,
+                static_cast<unsigned>(samples.size()),
+                !options.inputs.empty(),
                 failures};
   llvm::raw_ostream &out = llvm::outs();
   if (options.json)

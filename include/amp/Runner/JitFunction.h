@@ -24,6 +24,8 @@
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace mlir {
@@ -61,10 +63,12 @@ public:
   /// Compiles `module`, already lowered to the LLVM dialect, at LLVM
   /// optimization level `optLevel` (0-3) and looks up `name`, whose
   /// tensor-level signature was `signature`. `sharedLibs` are loaded for the
-  /// symbols the code calls (the MLIR C runner utilities).
+  /// symbols the code calls (the MLIR C runner utilities); `symbols` name
+  /// functions of this process the code calls (amp-run's probes).
   static llvm::Expected<std::unique_ptr<JitFunction>>
   create(ModuleOp module, StringRef name, FunctionSignature signature,
-         ArrayRef<StringRef> sharedLibs, unsigned optLevel);
+         ArrayRef<StringRef> sharedLibs, unsigned optLevel,
+         ArrayRef<std::pair<std::string, void *>> symbols = {});
 
   /// Calls the function on copies of `inputs` (the callee may write to its
   /// arguments) and returns its outputs and the time of the call alone.

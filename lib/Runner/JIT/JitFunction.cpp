@@ -55,7 +55,8 @@ JitFunction::~JitFunction() = default;
 llvm::Expected<std::unique_ptr<JitFunction>>
 JitFunction::create(ModuleOp module, StringRef name,
                     FunctionSignature signature, ArrayRef<StringRef> sharedLibs,
-                    unsigned optLevel) {
+                    unsigned optLevel,
+                    ArrayRef<std::pair<std::string, void *>> symbols) {
   llvm::CodeGenOptLevel codeGenLevel =
       optLevel == 0   ? llvm::CodeGenOptLevel::None
       : optLevel == 1 ? llvm::CodeGenOptLevel::Less
@@ -79,6 +80,14 @@ JitFunction::create(ModuleOp module, StringRef name,
       ExecutionEngine::create(module, options, std::move(*targetMachine));
   if (!engine)
     return engine.takeError();
+  if (!symbols.empty())
+    (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
+      llvm::orc::SymbolMap map;
+      for (const auto &[symbolName, address] : symbols)
+        map[interner(symbolName)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                     llvm::JITSymbolFlags::Exported};
+      return map;
+    });
   // The lookup compiles the module, so that the first run is not slower.
   auto packedFn = (*engine)->lookupPacked(name);
   if (!packedFn)

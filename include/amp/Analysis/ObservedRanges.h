@@ -1,0 +1,93 @@
+//===- ObservedRanges.h - Value ranges observed on sample inputs -*- C++
+//-*-===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The ranges of values that a model's ops produced when it ran in FP32 on
+// sample inputs (`amp-run --calibrate=RANGES.json`), and how they are keyed
+// so that `--amp-mixed-precision="ranges=RANGES.json"` finds them again.
+//
+// The key of a value is its function, the index of the value among the
+// function's observed values (every float ranked-tensor result of an op in
+// pre-order, results in order; not constants, whose values are known, nor
+// tensor.empty, which has none, nor tensor.cast, which holds its source's),
+// the op's name and its location. The index finds the entry; the name and the
+// location check it: an entry whose name or location differ is stale (the model
+// changed since the calibration) and is ignored with a warning.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_ANALYSIS_OBSERVEDRANGES_H
+#define AMP_ANALYSIS_OBSERVEDRANGES_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace amp {
+
+/// What was observed of one value over all samples.
+struct ObservedRange {
+  std::string op;       // op name, checked
+  std::string location; // printed location, checked
+  unsigned result = 0;
+  double maxAbs = 0;                     // over finite elements
+  int64_t count = 0;                     // elements seen
+  int64_t nonfinite = 0;                 // NaN and infinities
+  int64_t beyondF16 = 0, beyondBF16 = 0; // |x| above the largest finite
+  int64_t belowF16Normal = 0, belowBF16Normal = 0; // 0 < |x| < smallest normal
+
+  /// Adds the elements of `values` (strided access is the caller's).
+  void add(double x);
+  void merge(const ObservedRange &other);
+  llvm::json::Object toJson(unsigned index) const;
+};
+
+/// Calls `fn(op, result, index)` for every observed value of `function`, in
+/// the order that defines the indices.
+void forEachObservedValue(
+    FunctionOpInterface function,
+    llvm::function_ref<void(Operation *, unsigned, unsigned)> fn);
+
+/// A stable printed form of `loc` ("file:line:col", a name, or "unknown").
+std::string describeLocation(Location loc);
+
+/// The observed ranges of a model, by function and index.
+class ObservedRanges {
+public:
+  /// Reads a RANGES.json file.
+  static llvm::Expected<ObservedRanges> load(llvm::StringRef path);
+  /// Writes JSON (with `model` and `samples` for the reader).
+  llvm::json::Value toJson(llvm::StringRef model, int64_t samples) const;
+
+  /// The entries of `function`, indexed as forEachObservedValue counts.
+  std::vector<ObservedRange> &entries(llvm::StringRef function) {
+    return functions[function];
+  }
+  /// The entry of (function, index), or null.
+  const ObservedRange *lookup(llvm::StringRef function, unsigned index) const;
+  bool empty() const { return functions.empty(); }
+
+private:
+  llvm::StringMap<std::vector<ObservedRange>> functions;
+};
+
+/// The largest finite magnitude and the smallest normal of f16 and bf16.
+constexpr double kF16Max = 65504.0, kBF16Max = 3.3895313892515355e38;
+constexpr double kF16MinNormal = 6.103515625e-05,
+                 kBF16MinNormal = 1.1754943508222875e-38;
+
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_ANALYSIS_OBSERVEDRANGES_H

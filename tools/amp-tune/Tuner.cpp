@@ -1,0 +1,619 @@
+//===- Tuner.cpp - Accuracy-driven search for the ops kept in FP32 --------===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tuner.h"
+
+#include "amp/Analysis/ObservedRanges.h"
+#include "amp/IR/AmpAttrs.h"
+#include "amp/IR/AmpDialect.h"
+#include "amp/Runner/Probes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::amp;
+using namespace mlir::amp::runner;
+using namespace mlir::amp::tune;
+
+static constexpr llvm::StringLiteral kTagPrefix = "amp-tune#";
+
+//===----------------------------------------------------------------------===//
+// Tags
+//===----------------------------------------------------------------------===//
+
+/// Calls `fn` on every op inside a function of `module`, in pre-order.
+static void forEachBodyOp(ModuleOp module,
+                          llvm::function_ref<void(Operation *)> fn) {
+  for (auto function : module.getOps<func::FuncOp>())
+    function.getBody().walk<WalkOrder::PreOrder>(fn);
+}
+
+std::vector<Operation *> mlir::amp::tune::listOps(ModuleOp module) {
+  std::vector<Operation *> ops;
+  forEachBodyOp(module, [&](Operation *op) { ops.push_back(op); });
+  return ops;
+}
+
+std::vector<Operation *> mlir::amp::tune::tagOps(ModuleOp module) {
+  std::vector<Operation *> ops = listOps(module);
+  MLIRContext *ctx = module.getContext();
+  for (auto [index, op] : llvm::enumerate(ops))
+    op->setLoc(NameLoc::get(
+        StringAttr::get(ctx, (kTagPrefix + llvm::Twine(index)).str()),
+        op->getLoc()));
+  return ops;
+}
+
+static std::optional<unsigned> findTag(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc)) {
+    StringRef text = name.getName().getValue();
+    unsigned tag;
+    if (text.consume_front(kTagPrefix) && !text.getAsInteger(10, tag))
+      return tag;
+    return findTag(name.getChildLoc());
+  }
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    for (Location inner : fused.getLocations())
+      if (std::optional<unsigned> tag = findTag(inner))
+        return tag;
+  }
+  return std::nullopt;
+}
+
+std::optional<unsigned> mlir::amp::tune::getTag(Operation *op) {
+  return findTag(op->getLoc());
+}
+
+/// True if `type` is a float ranked tensor or a float.
+static bool isFloatValueType(Type type) {
+  return isa<FloatType>(getElementTypeOrSelf(type)) &&
+         (isa<FloatType>(type) || isa<RankedTensorType>(type));
+}
+
+static bool is16Bit(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  return element.isF16() || element.isBF16();
+}
+
+//===----------------------------------------------------------------------===//
+// Probes that compare with the reference
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Stores what the reference's probes see, then compares the converted
+/// model's probes with it, per probe id over every call and sample.
+class ErrorProbes : public ProbeSink {
+public:
+  explicit ErrorProbes(size_t numProbes)
+      : stored(numProbes), next(numProbes), sums(numProbes) {}
+
+  enum class Mode { Record, Compare };
+  /// Starts a sample: forget what was recorded (Record) or rewind (Compare).
+  void start(Mode newMode) {
+    mode = newMode;
+    std::fill(next.begin(), next.end(), 0);
+    if (mode == Mode::Record)
+      for (auto &calls : stored)
+        calls.clear();
+  }
+
+  void observe(int64_t id, ArrayRef<double> values) override {
+    if (id < 0 || static_cast<size_t>(id) >= stored.size())
+      return;
+    if (mode == Mode::Record) {
+      stored[id].emplace_back(values.begin(), values.end());
+      return;
+    }
+    size_t call = next[id]++;
+    if (call >= stored[id].size() || stored[id][call].size() != values.size())
+      return;
+    const std::vector<float> &ref = stored[id][call];
+    Sums &s = sums[id];
+    for (size_t i = 0, e = values.size(); i < e; ++i) {
+      double r = ref[i], t = values[i];
+      if (!std::isfinite(r))
+        continue;
+      if (!std::isfinite(t)) {
+        ++s.nonfinite;
+        continue;
+      }
+      s.diff += (t - r) * (t - r);
+      s.ref += r * r;
+    }
+  }
+
+  /// Relative L2 error of probe `id` (infinity if it produced non-finite
+  /// values where the reference did not).
+  double error(size_t id) const {
+    const Sums &s = sums[id];
+    if (s.nonfinite)
+      return INFINITY;
+    if (s.ref == 0)
+      return s.diff == 0 ? 0 : INFINITY;
+    return std::sqrt(s.diff / s.ref);
+  }
+
+private:
+  struct Sums {
+    double diff = 0, ref = 0;
+    int64_t nonfinite = 0;
+  };
+  Mode mode = Mode::Record;
+  std::vector<std::vector<std::vector<float>>> stored; // id, call, element
+  std::vector<size_t> next;
+  std::vector<Sums> sums;
+};
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Tuner
+//===----------------------------------------------------------------------===//
+
+Tuner::Tuner(ModuleOp prepared, const PreparedModel &model,
+             ArrayRef<Operation *> pristineOps, const TunerConfig &config,
+             llvm::raw_ostream &log, llvm::raw_ostream &errs)
+    : prepared(prepared), model(model), pristineOps(pristineOps),
+      config(config), log(log), errs(errs) {}
+
+FailureOr<OwningOpRef<ModuleOp>>
+Tuner::convert(const llvm::DenseSet<unsigned> &keep, StringRef what) {
+  OwningOpRef<ModuleOp> module = prepared.clone();
+  MLIRContext *ctx = prepared.getContext();
+  auto red = ColorAttr::get(ctx, Color::red);
+  AmpDialect::ColorAttrHelper helper(ctx);
+  if (!keep.empty())
+    forEachBodyOp(*module, [&](Operation *op) {
+      if (std::optional<unsigned> tag = getTag(op); tag && keep.contains(*tag))
+        helper.setAttr(op, red);
+    });
+  PassManager pm(ctx);
+  if (failed(parsePipeline(config.pipeline, pm, "--pipeline", errs)))
+    return failure();
+  if (failed(pm.run(*module))) {
+    errs << "amp-tune: error: the conversion pipeline '" << config.pipeline
+         << "' failed on " << what << " (see the diagnostics above)\n";
+    return failure();
+  }
+  auto entry = module->lookupSymbol<func::FuncOp>(model.entryName);
+  if (!entry || entry.isExternal() || failed(verifyRunnableSignature(entry))) {
+    errs << "amp-tune: error: the conversion pipeline removed @"
+         << model.entryName << " or made it unrunnable\n";
+    return failure();
+  }
+  FunctionSignature signature = getFunctionSignature(entry);
+  if (signature.arguments.size() != model.signature.arguments.size() ||
+      signature.results.size() != model.signature.results.size()) {
+    errs << "amp-tune: error: the conversion pipeline changed the number of "
+            "arguments or results of @"
+         << model.entryName << "\n";
+    return failure();
+  }
+  return module;
+}
+
+FailureOr<std::unique_ptr<JitFunction>>
+Tuner::compile(ModuleOp module, StringRef what,
+               std::vector<std::pair<std::string, void *>> symbols) {
+  auto entry = module.lookupSymbol<func::FuncOp>(model.entryName);
+  FunctionSignature signature = getFunctionSignature(entry);
+  DefaultTimingManager timingManager;
+  TimingScope timing = timingManager.getRootScope();
+  if (failed(lowerForCpu(module, what, timing, errs)))
+    return failure();
+  if (!symbols.empty())
+    stripProbeAttributes(module);
+  SmallVector<StringRef> libs;
+  for (const std::string &lib : config.sharedLibs)
+    libs.push_back(lib);
+  auto fn = JitFunction::create(module, model.entryName, signature, libs,
+                                config.optLevel, symbols);
+  if (!fn) {
+    errs << "amp-tune: error: cannot compile the " << what
+         << " model: " << llvm::toString(fn.takeError()) << "\n";
+    return failure();
+  }
+  return std::move(*fn);
+}
+
+Trial Tuner::evaluate(ArrayRef<std::vector<HostTensor>> outputs) {
+  const SmallVector<std::string> &names = model.isolation.outputNames;
+  std::vector<ErrorAccumulator> perOutput(names.size());
+  for (auto [sample, sampleOutputs] : llvm::enumerate(outputs))
+    for (size_t i = 0; i < names.size(); ++i)
+      perOutput[i].add(reference[sample][i], sampleOutputs[i]);
+  Trial trial;
+  SmallVector<ErrorMetrics> metrics;
+  for (const ErrorAccumulator &acc : perOutput) {
+    metrics.push_back(acc.getMetrics());
+    double e = metrics.back().relL2Err;
+    trial.relL2 = std::isnan(e) ? e : std::max(trial.relL2, e);
+  }
+  SmallVector<std::string> nameList(names.begin(), names.end());
+  trial.failures = checkTolerance(config.tolerance, nameList, metrics);
+  trial.meets = trial.failures.empty();
+  return trial;
+}
+
+FailureOr<Trial> Tuner::trial(const llvm::DenseSet<unsigned> &keep,
+                              std::string what) {
+  auto start = std::chrono::steady_clock::now();
+  FailureOr<OwningOpRef<ModuleOp>> converted = convert(keep, what);
+  if (failed(converted))
+    return failure();
+  FailureOr<std::unique_ptr<JitFunction>> fn =
+      compile(**converted, "converted");
+  if (failed(fn))
+    return failure();
+  std::vector<std::vector<HostTensor>> outputs;
+  for (const Sample &sample : model.samples) {
+    std::vector<HostTensor> inputs;
+    for (auto [i, input] : llvm::enumerate(sample.inputs))
+      inputs.push_back(
+          input.convertTo((*fn)->getSignature().arguments[i].kind));
+    FailureOr<VersionRun> run =
+        runVersion(**fn, inputs, 1, "the converted model", errs);
+    if (failed(run))
+      return failure();
+    outputs.push_back(std::move(run->outputs));
+  }
+  Trial result = evaluate(outputs);
+  result.what = std::move(what);
+  result.kept = keep.size();
+  result.seconds = secondsSince(start);
+  trials.push_back(result);
+  report(result);
+  return result;
+}
+
+void Tuner::report(const Trial &trial) {
+  if (!config.progress)
+    return;
+  log << llvm::formatv("amp-tune: trial {0,2}: {1,-36} rel_l2 {2,-9} {3} "
+                       "({4:f1} s)\n",
+                       trials.size(), trial.what, formatMetric(trial.relL2),
+                       trial.meets ? "meets" : "misses", trial.seconds);
+  log.flush();
+}
+
+llvm::DenseSet<unsigned> Tuner::topK(ArrayRef<Candidate> ranked, unsigned k) {
+  llvm::DenseSet<unsigned> keep;
+  for (const Candidate &c : ranked.take_front(k))
+    keep.insert(c.tag);
+  return keep;
+}
+
+LogicalResult Tuner::measureSensitivity(ModuleOp converted,
+                                        std::vector<Candidate> &candidates) {
+  // The probe points: every float ranked-tensor result of a candidate, in
+  // the reference (the prepared module) and in the converted module.
+  llvm::DenseMap<unsigned, Operation *> referenceOps, convertedOps;
+  llvm::DenseSet<unsigned> tags;
+  for (const Candidate &c : candidates)
+    tags.insert(c.tag);
+  auto collect = [&](ModuleOp module,
+                     llvm::DenseMap<unsigned, Operation *> &found) {
+    forEachBodyOp(module, [&](Operation *op) {
+      std::optional<unsigned> tag = getTag(op);
+      if (tag && tags.contains(*tag) &&
+          op->getName() == pristineOps[*tag]->getName())
+        found[*tag] = op;
+    });
+  };
+  OwningOpRef<ModuleOp> reference = prepared.clone();
+  collect(*reference, referenceOps);
+  collect(converted, convertedOps);
+
+  std::vector<ProbePoint> referencePoints, convertedPoints;
+  std::vector<unsigned> probeCandidate; // probe id -> index in candidates
+  for (auto [index, c] : llvm::enumerate(candidates)) {
+    Operation *r = referenceOps.lookup(c.tag);
+    Operation *t = convertedOps.lookup(c.tag);
+    if (!r || !t || r->getNumResults() != t->getNumResults())
+      continue;
+    for (unsigned i = 0; i < r->getNumResults(); ++i) {
+      if (!isa<RankedTensorType>(r->getResult(i).getType()) ||
+          !isFloatValueType(r->getResult(i).getType()) ||
+          !isa<RankedTensorType>(t->getResult(i).getType()) ||
+          !isFloatValueType(t->getResult(i).getType()))
+        continue;
+      referencePoints.push_back({r, i});
+      convertedPoints.push_back({t, i});
+      probeCandidate.push_back(index);
+    }
+  }
+  // The nearest candidates upstream of each, through other ops (found
+  // before the reference is lowered).
+  std::vector<SmallVector<unsigned, 2>> upstream(candidates.size());
+  for (auto [c, found] : llvm::zip(candidates, upstream)) {
+    Operation *op = referenceOps.lookup(c.tag);
+    if (!op)
+      continue;
+    SmallVector<Operation *> work;
+    llvm::DenseSet<Operation *> seen;
+    auto push = [&](Operation *user) {
+      for (Value operand : user->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          if (seen.insert(def).second)
+            work.push_back(def);
+    };
+    push(op);
+    while (!work.empty() && seen.size() < 256) {
+      Operation *def = work.pop_back_val();
+      std::optional<unsigned> tag = getTag(def);
+      if (tag && tags.contains(*tag)) {
+        found.push_back(*tag);
+        continue;
+      }
+      push(def);
+    }
+  }
+  insertProbes(*reference, referencePoints);
+  insertProbes(converted, convertedPoints);
+  ErrorProbes probes(referencePoints.size());
+  FailureOr<std::unique_ptr<JitFunction>> referenceFn =
+      compile(*reference, "FP32 (with probes)", probes.symbols());
+  if (failed(referenceFn))
+    return failure();
+  FailureOr<std::unique_ptr<JitFunction>> convertedFn =
+      compile(converted, "converted (with probes)", probes.symbols());
+  if (failed(convertedFn))
+    return failure();
+
+  // Run both on every sample; the reference's outputs are kept for the
+  // trials.
+  auto start = std::chrono::steady_clock::now();
+  std::vector<std::vector<HostTensor>> convertedOutputs;
+  for (const Sample &sample : model.samples) {
+    probes.start(ErrorProbes::Mode::Record);
+    FailureOr<VersionRun> ref =
+        runVersion(**referenceFn, sample.inputs, 1, "the FP32 model", errs);
+    if (failed(ref))
+      return failure();
+    this->reference.push_back(std::move(ref->outputs));
+    std::vector<HostTensor> inputs;
+    for (auto [i, input] : llvm::enumerate(sample.inputs))
+      inputs.push_back(
+          input.convertTo((*convertedFn)->getSignature().arguments[i].kind));
+    probes.start(ErrorProbes::Mode::Compare);
+    FailureOr<VersionRun> run =
+        runVersion(**convertedFn, inputs, 1, "the converted model", errs);
+    if (failed(run))
+      return failure();
+    convertedOutputs.push_back(std::move(run->outputs));
+  }
+
+  // Errors per candidate, then what each adds to the errors of the
+  // candidates it reads.
+  llvm::DenseMap<unsigned, double> errorByTag;
+  for (auto [id, index] : llvm::enumerate(probeCandidate)) {
+    Candidate &c = candidates[index];
+    c.error = std::max(c.error, probes.error(id));
+    errorByTag[c.tag] = c.error;
+  }
+  for (auto [c, upstreamTags] : llvm::zip(candidates, upstream)) {
+    double inputError = 0;
+    for (unsigned tag : upstreamTags)
+      inputError = std::max(inputError, errorByTag.lookup(tag));
+    if (std::isinf(c.error))
+      c.sensitivity = std::isinf(inputError) ? 0 : INFINITY;
+    else
+      // Independent rounding errors add in quadrature.
+      c.sensitivity =
+          std::sqrt(std::max(0.0, c.error * c.error - inputError * inputError));
+  }
+
+  Trial all = evaluate(convertedOutputs);
+  all.what = "every candidate in 16 bits";
+  all.seconds = secondsSince(start);
+  trials.push_back(all);
+  report(all);
+  return success();
+}
+
+FailureOr<TuneResult> Tuner::run() {
+  auto start = std::chrono::steady_clock::now();
+  TuneResult result;
+
+  // 1. The candidates: ops the unconstrained conversion runs in 16 bits.
+  FailureOr<OwningOpRef<ModuleOp>> converted = convert({}, "the model");
+  if (failed(converted))
+    return failure();
+  llvm::DenseSet<unsigned> seen;
+  forEachBodyOp(**converted, [&](Operation *op) {
+    std::optional<unsigned> tag = getTag(op);
+    if (!tag || *tag >= pristineOps.size() ||
+        op->getName() != pristineOps[*tag]->getName())
+      return;
+    bool low = llvm::any_of(op->getOperandTypes(), is16Bit) ||
+               llvm::any_of(op->getResultTypes(), is16Bit);
+    if (!low || !seen.insert(*tag).second)
+      return;
+    Candidate c;
+    c.tag = *tag;
+    c.name = op->getName().getStringRef().str();
+    c.location = describeLocation(pristineOps[*tag]->getLoc());
+    result.candidates.push_back(std::move(c));
+  });
+  llvm::sort(result.candidates, [](const Candidate &a, const Candidate &b) {
+    return a.tag < b.tag;
+  });
+  if (config.progress)
+    log << "amp-tune: " << result.candidates.size()
+        << " ops run in 16 bits when nothing is kept in FP32\n";
+
+  // 2. Sensitivity, with the reference's outputs; the FP32 model must
+  // meet the tolerance itself.
+  if (failed(measureSensitivity(**converted, result.candidates)))
+    return failure();
+  {
+    Trial self = evaluate(reference);
+    if (!self.meets) {
+      errs << "amp-tune: error: the tolerance cannot be met even with every "
+              "op in FP32: the FP32 model compared with itself breaks it:\n";
+      for (const std::string &failure : self.failures)
+        errs << "  " << failure << "\n";
+      return failure();
+    }
+  }
+  std::stable_sort(result.candidates.begin(), result.candidates.end(),
+                   [](const Candidate &a, const Candidate &b) {
+                     return a.sensitivity > b.sensitivity ||
+                            (a.sensitivity == b.sensitivity &&
+                             a.error > b.error);
+                   });
+  unsigned n = result.candidates.size();
+  auto finish = [&](unsigned kept) {
+    result.kept = kept;
+    for (const Candidate &c : ArrayRef(result.candidates).take_front(kept))
+      result.keptTags.push_back(c.tag);
+    result.trials = trials;
+    result.seconds = secondsSince(start);
+    return result;
+  };
+  if (trials.back().meets || n == 0) {
+    if (!trials.back().meets) {
+      errs << "amp-tune: error: the conversion runs no op in 16 bits, and "
+              "its outputs still miss the tolerance\n";
+      return failure();
+    }
+    return finish(0);
+  }
+
+  // 3. Bisection over the ranking: `lo` kept misses, `hi` kept meets (all
+  // of them kept is checked when the search gets there).
+  unsigned lo = 0, hi = n;
+  bool hiChecked = false;
+  while (hi - lo > 1) {
+    unsigned mid = lo + (hi - lo) / 2;
+    FailureOr<Trial> t =
+        trial(topK(result.candidates, mid),
+              llvm::formatv("{0} most sensitive in FP32", mid).str());
+    if (failed(t))
+      return failure();
+    if (t->meets) {
+      hi = mid;
+      hiChecked = true;
+    } else {
+      lo = mid;
+    }
+  }
+  if (!hiChecked) {
+    FailureOr<Trial> t =
+        trial(topK(result.candidates, n), "every candidate in FP32");
+    if (failed(t))
+      return failure();
+    if (!t->meets) {
+      errs << "amp-tune: error: the outputs miss the tolerance even with "
+              "every op the conversion would run in 16 bits kept in FP32 "
+              "(the rest of the pipeline changes the model):\n";
+      for (const std::string &failure : t->failures)
+        errs << "  " << failure << "\n";
+      return failure();
+    }
+  }
+
+  // 4. Greedy: move kept ops back to 16 bits, least sensitive first.
+  std::vector<Candidate> keptOps(result.candidates.begin(),
+                                 result.candidates.begin() + hi);
+  std::vector<Candidate> released;
+  unsigned budget = config.refineTrials;
+  for (size_t i = keptOps.size(); i-- > 0 && budget > 0; --budget) {
+    llvm::DenseSet<unsigned> keep;
+    for (size_t j = 0; j < keptOps.size(); ++j)
+      if (j != i)
+        keep.insert(keptOps[j].tag);
+    FailureOr<Trial> t = trial(keep, llvm::formatv("{0} in FP32, {1} back",
+                                                   keep.size(), keptOps[i].name)
+                                         .str());
+    if (failed(t))
+      return failure();
+    if (t->meets) {
+      released.push_back(keptOps[i]);
+      keptOps.erase(keptOps.begin() + i);
+    }
+  }
+  // The ranking with what stays in FP32 first.
+  std::vector<Candidate> rest(result.candidates.begin() + hi,
+                              result.candidates.end());
+  llvm::append_range(rest, released);
+  llvm::stable_sort(rest, [](const Candidate &a, const Candidate &b) {
+    return a.sensitivity > b.sensitivity;
+  });
+  std::vector<Candidate> ranked = keptOps;
+  llvm::append_range(ranked, rest);
+  result.candidates = std::move(ranked);
+  return finish(keptOps.size());
+}
+
+//===----------------------------------------------------------------------===//
+// JSON
+//===----------------------------------------------------------------------===//
+
+static llvm::json::Value jsonNumber(double value) {
+  if (!std::isfinite(value))
+    return nullptr;
+  return value;
+}
+
+llvm::json::Value mlir::amp::tune::toJson(const TuneResult &result,
+                                          StringRef model, StringRef tolerance,
+                                          unsigned samples) {
+  llvm::json::Array trials, kept, candidates;
+  for (auto [i, t] : llvm::enumerate(result.trials)) {
+    llvm::json::Array failures;
+    for (const std::string &f : t.failures)
+      failures.push_back(f);
+    trials.push_back(llvm::json::Object{
+        {"trial", static_cast<int64_t>(i + 1)},
+        {"what", t.what},
+        {"kept_fp32", static_cast<int64_t>(t.kept)},
+        {"share_16bit", jsonNumber(result.candidates.empty()
+                                       ? 1.0
+                                       : 1.0 - static_cast<double>(t.kept) /
+                                                   result.candidates.size())},
+        {"rel_l2", jsonNumber(t.relL2)},
+        {"meets", t.meets},
+        {"failures", std::move(failures)},
+        {"seconds", t.seconds}});
+  }
+  for (auto [i, c] : llvm::enumerate(result.candidates)) {
+    llvm::json::Object entry{{"op", c.name},
+                             {"loc", c.location},
+                             {"index", static_cast<int64_t>(c.tag)},
+                             {"error", jsonNumber(c.error)},
+                             {"sensitivity", jsonNumber(c.sensitivity)},
+                             {"kept_fp32", i < result.kept}};
+    candidates.push_back(std::move(entry));
+  }
+  double share =
+      result.candidates.empty()
+          ? 1.0
+          : 1.0 - static_cast<double>(result.kept) / result.candidates.size();
+  return llvm::json::Object{
+      {"model", model},
+      {"tolerance", tolerance},
+      {"samples", static_cast<int64_t>(samples)},
+      {"candidates", static_cast<int64_t>(result.candidates.size())},
+      {"kept_fp32", static_cast<int64_t>(result.kept)},
+      {"share_16bit", share},
+      {"seconds", result.seconds},
+      {"trials", std::move(trials)},
+      {"ops", std::move(candidates)}};
+}

@@ -1,0 +1,308 @@
+//===- amp-tune.cpp - Keep in FP32 only what accuracy needs ---------------===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// amp-tune finds, by running the model, the fewest ops to keep in FP32 so
+// that the converted model's outputs meet a tolerance on the samples, and
+// writes the model with those ops annotated (`amp.color = #amp.color<red>`):
+// `--amp-mixed-precision` turns it into the tuned model. The search is in
+// Tuner.h; this file holds the command line and the report.
+//
+// Exit codes: 0 success, 2 any error (including a tolerance that cannot be
+// met).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tuner.h"
+
+#include "amp/IR/AmpAttrs.h"
+#include "amp/IR/AmpDialect.h"
+#include "amp/InitAmp.h"
+#include "amp/Runner/CpuLowering.h"
+#include "amp/Runner/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Tosa/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+using namespace mlir::amp::runner;
+using namespace mlir::amp::tune;
+
+namespace {
+
+enum ExitCode { kSuccess = 0, kError = 2 };
+
+/// The command line. The options live in main's frame, not in globals.
+struct Options {
+  llvm::cl::OptionCategory modelCategory{"Model"};
+  llvm::cl::OptionCategory inputCategory{"Inputs"};
+  llvm::cl::OptionCategory tuningCategory{"Tuning"};
+  llvm::cl::OptionCategory outputCategory{"Output"};
+  llvm::cl::opt<std::string> inputFile{
+      llvm::cl::Positional, llvm::cl::desc("<model.mlir>"), llvm::cl::init("-"),
+      llvm::cl::cat(modelCategory)};
+  llvm::cl::opt<std::string> entry{
+      "entry",
+      llvm::cl::desc("Function to tune (default: the only public function "
+                     "with tensor arguments)"),
+      llvm::cl::value_desc("name"), llvm::cl::cat(modelCategory)};
+  llvm::cl::list<std::string> shapes{
+      "shape",
+      llvm::cl::desc("Static shape of a dynamic argument, as INDEX:DIMS "
+                     "(e.g. 0:1x3x224x224); may be repeated"),
+      llvm::cl::value_desc("index:dims"), llvm::cl::cat(modelCategory)};
+  llvm::cl::opt<bool> randomizeWeights{
+      "randomize-weights",
+      llvm::cl::desc("Replace the weights by seeded random values scaled by "
+                     "their fan-in (for models without trained weights)"),
+      llvm::cl::cat(modelCategory)};
+  llvm::cl::list<std::string> sharedLibs{
+      "shared-libs",
+      llvm::cl::desc("Libraries to load for symbols the model calls"),
+      llvm::cl::CommaSeparated, llvm::cl::cat(modelCategory)};
+  llvm::cl::opt<std::string> inputs{
+      "inputs",
+      llvm::cl::desc("Samples from NumPy files: an .npz file, an .npy file "
+                     "(one-argument models) or a folder of them, one call "
+                     "each (default: one call on seeded random inputs)"),
+      llvm::cl::value_desc("file-or-folder"), llvm::cl::cat(inputCategory)};
+  llvm::cl::opt<uint64_t> seed{
+      "seed", llvm::cl::desc("Seed of the random inputs and weights"),
+      llvm::cl::init(0), llvm::cl::cat(inputCategory)};
+  llvm::cl::opt<std::string> inputRange{
+      "input-range",
+      llvm::cl::desc("Random float inputs are uniform in "
+                     "[lo, hi)"),
+      llvm::cl::value_desc("lo,hi"), llvm::cl::init("-1,1"),
+      llvm::cl::cat(inputCategory)};
+  llvm::cl::opt<std::string> intRange{
+      "int-range",
+      llvm::cl::desc("Random integer inputs are uniform in [lo, hi)"),
+      llvm::cl::value_desc("lo,hi"), llvm::cl::init("0,2"),
+      llvm::cl::cat(inputCategory)};
+  llvm::cl::opt<std::string> tolerance{
+      "tolerance",
+      llvm::cl::desc("Bounds every output must meet, e.g. "
+                     "'rel_l2=1e-3,argmax=1' (keys: max_abs, max_rel, rel_l2, "
+                     "cosine, argmax, nonfinite); required"),
+      llvm::cl::value_desc("key=value,..."), llvm::cl::cat(tuningCategory)};
+  llvm::cl::opt<std::string> pipeline{
+      "pipeline",
+      llvm::cl::desc("The conversion the tuned model is meant for (e.g. "
+                     "'amp-mixed-precision{target-type=bf16}')"),
+      llvm::cl::init("amp-mixed-precision"), llvm::cl::cat(tuningCategory)};
+  llvm::cl::opt<unsigned> refineTrials{
+      "refine-trials",
+      llvm::cl::desc("Trials after the bisection that try to move kept ops "
+                     "back to 16 bits, least sensitive first"),
+      llvm::cl::init(8), llvm::cl::cat(tuningCategory)};
+  llvm::cl::opt<unsigned> optLevel{
+      "O",
+      llvm::cl::desc("LLVM optimization level of the trials (0-3; 0 "
+                     "compiles fastest, and the models of a tuning run "
+                     "briefly)"),
+      llvm::cl::Prefix, llvm::cl::init(0), llvm::cl::cat(tuningCategory)};
+  llvm::cl::opt<std::string> outputFile{
+      "o",
+      llvm::cl::desc("Where to write the annotated model (default: standard "
+                     "output)"),
+      llvm::cl::value_desc("file"), llvm::cl::init("-"),
+      llvm::cl::cat(outputCategory)};
+  llvm::cl::opt<bool> json{
+      "json",
+      llvm::cl::desc("Print the trials and the ranking as JSON on standard "
+                     "output (needs -o)"),
+      llvm::cl::cat(outputCategory)};
+  llvm::cl::opt<bool> quiet{"quiet", llvm::cl::desc("No progress, only errors"),
+                            llvm::cl::cat(outputCategory)};
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  setToolName("amp-tune");
+
+  registerAmpPasses();
+  registerAmpRunnerPasses();
+  registerTransformsPasses();
+  registerConversionPasses();
+  tosa::registerTosaPasses();
+  registerLinalgPasses();
+
+  Options options;
+  llvm::cl::HideUnrelatedOptions(
+      {&options.modelCategory, &options.inputCategory, &options.tuningCategory,
+       &options.outputCategory});
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv,
+      "amp-tune: find the fewest ops to keep in FP32 so that the converted "
+      "model meets a tolerance on sample inputs, and write the model with "
+      "them annotated\n"
+      "\n"
+      "  amp-tune model.mlir --tolerance=rel_l2=1e-3 -o tuned.mlir\n"
+      "  amp-tune model.mlir --tolerance=rel_l2=1e-3,argmax=1 "
+      "--inputs=samples/ -o tuned.mlir\n"
+      "  amp-tune model.mlir --tolerance=cosine=0.9999 --json -o tuned.mlir "
+      "> trials.json\n"
+      "  amp-opt tuned.mlir --amp-mixed-precision   (the tuned model)\n"
+      "\n"
+      "Progress goes to standard error. Exit status: 0, or 2 on any error.\n");
+  llvm::raw_ostream &errs = llvm::errs();
+  llvm::raw_ostream &log = llvm::errs();
+
+  if (options.tolerance.empty()) {
+    errs << "amp-tune: error: --tolerance is required (e.g. "
+            "--tolerance=rel_l2=1e-3)\n";
+    return kError;
+  }
+  auto bounds =
+      parseTolerance(options.tolerance, "amp-tune", "--tolerance", errs);
+  auto shapes = parseShapes(options.shapes, errs);
+  auto floatRange = parseFloatRange(options.inputRange);
+  auto intRange = parseIntRange(options.intRange);
+  if (failed(bounds) || failed(shapes))
+    return kError;
+  if (bounds->empty()) {
+    errs << "amp-tune: error: --tolerance names no bound\n";
+    return kError;
+  }
+  if (!floatRange || !intRange) {
+    errs << "amp-tune: error: invalid "
+         << (floatRange ? "--int-range" : "--input-range")
+         << "; expected lo,hi with lo < hi\n";
+    return kError;
+  }
+  if (options.json && options.outputFile == "-") {
+    errs << "amp-tune: error: --json prints to standard output; write the "
+            "model elsewhere with -o\n";
+    return kError;
+  }
+
+  DialectRegistry registry;
+  registerCpuLoweringDependencies(registry);
+  registerAmpDialects(registry);
+  registry.insert<vector::VectorDialect>();
+  MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+  // The annotations are written with the dialect's attributes.
+  context.getOrLoadDialect<AmpDialect>();
+
+  std::string errorMessage;
+  auto file = openInputFile(options.inputFile, &errorMessage);
+  if (!file) {
+    errs << "amp-tune: error: " << errorMessage << "\n";
+    return kError;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  {
+    PassManager check(&context);
+    if (failed(parsePipeline(options.pipeline, check, "--pipeline", errs)))
+      return kError;
+  }
+  OwningOpRef<ModuleOp> original =
+      parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!original) {
+    errs << "amp-tune: error: cannot parse " << options.inputFile << "\n";
+    return kError;
+  }
+
+  // The pristine copy is what gets annotated and written; the trials work
+  // on the prepared one, whose ops carry their index in their location.
+  OwningOpRef<ModuleOp> pristine = original->clone();
+  std::vector<Operation *> pristineOps = listOps(*pristine);
+  tagOps(*original);
+  ModelSetup setup;
+  setup.entry = options.entry;
+  setup.shapes = *shapes;
+  setup.randomizeWeights = options.randomizeWeights;
+  setup.seed = options.seed;
+  setup.floatRange = *floatRange;
+  setup.intRange = *intRange;
+  setup.inputs = options.inputs;
+  FailureOr<PreparedModel> prepared = prepareModel(*original, setup, errs);
+  if (failed(prepared))
+    return kError;
+
+  TunerConfig config;
+  config.pipeline = options.pipeline;
+  config.tolerance = *bounds;
+  config.sharedLibs.push_back(AMP_MLIR_C_RUNNER_UTILS);
+  for (const std::string &lib : options.sharedLibs)
+    config.sharedLibs.push_back(lib);
+  config.optLevel = options.optLevel;
+  config.refineTrials = options.refineTrials;
+  config.progress = !options.quiet;
+  if (config.progress)
+    log << "amp-tune: " << options.inputFile << " @" << prepared->entryName
+        << ", pipeline '" << options.pipeline << "', tolerance "
+        << options.tolerance << ", " << prepared->samples.size() << " sample"
+        << (prepared->samples.size() == 1 ? "" : "s")
+        << (options.inputs.empty() ? " (random)" : " from files") << "\n";
+
+  Tuner tuner(*original, *prepared, pristineOps, config, log, errs);
+  FailureOr<TuneResult> result = tuner.run();
+  if (failed(result))
+    return kError;
+
+  // Annotate and write.
+  AmpDialect::ColorAttrHelper helper(&context);
+  auto red = ColorAttr::get(&context, Color::red);
+  for (unsigned tag : result->keptTags)
+    helper.setAttr(pristineOps[tag], red);
+  auto out = openOutputFile(options.outputFile, &errorMessage);
+  if (!out) {
+    errs << "amp-tune: error: " << errorMessage << "\n";
+    return kError;
+  }
+  pristine->print(out->os());
+  out->os() << "\n";
+  out->keep();
+
+  size_t n = result->candidates.size();
+  double share = n ? 1.0 - static_cast<double>(result->kept) / n : 1.0;
+  const Trial *chosen = nullptr;
+  for (const Trial &t : result->trials)
+    if (t.meets && t.kept == result->kept)
+      chosen = &t;
+  if (config.progress) {
+    log << llvm::formatv(
+        "amp-tune: {0} of {1} ops kept in FP32 ({2:f1}% of them in 16 bits)"
+        "{3}; {4} trials in {5:f1} s\n",
+        result->kept, n, 100.0 * share,
+        chosen ? ", rel_l2 " + formatMetric(chosen->relL2) : std::string(),
+        result->trials.size(), result->seconds);
+    for (const Candidate &c :
+         ArrayRef(result->candidates).take_front(result->kept))
+      log << llvm::formatv("  FP32: {0} at {1} (adds rel_l2 {2})\n", c.name,
+                           c.location, formatMetric(c.sensitivity));
+    if (options.outputFile != "-")
+      log << "amp-tune: wrote " << options.outputFile
+          << "; the tuned model: amp-opt " << options.outputFile
+          << " --pass-pipeline='builtin.module(" << options.pipeline << ")'\n";
+  }
+  if (options.json)
+    llvm::outs() << llvm::formatv("{0:2}", toJson(*result, options.inputFile,
+                                                  options.tolerance,
+                                                  prepared->samples.size()))
+                 << "\n";
+  return kSuccess;
+}
