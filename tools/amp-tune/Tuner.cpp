@@ -87,6 +87,26 @@ static bool is16Bit(Type type) {
   return element.isF16() || element.isBF16();
 }
 
+std::vector<unsigned>
+mlir::amp::tune::findLowOps(ModuleOp converted,
+                            ArrayRef<Operation *> pristineOps) {
+  llvm::DenseSet<unsigned> seen;
+  std::vector<unsigned> tags;
+  forEachBodyOp(converted, [&](Operation *op) {
+    std::optional<unsigned> tag = getTag(op);
+    if (!tag || *tag >= pristineOps.size() || op->getNumOperands() == 0 ||
+        op->getName() != pristineOps[*tag]->getName())
+      return;
+    if (!llvm::any_of(op->getOperandTypes(), is16Bit) &&
+        !llvm::any_of(op->getResultTypes(), is16Bit))
+      return;
+    if (seen.insert(*tag).second)
+      tags.push_back(*tag);
+  });
+  llvm::sort(tags);
+  return tags;
+}
+
 //===----------------------------------------------------------------------===//
 // Probes that compare with the reference
 //===----------------------------------------------------------------------===//
@@ -142,7 +162,8 @@ public:
       return INFINITY;
     if (s.ref == 0)
       return s.diff == 0 ? 0 : INFINITY;
-    return std::sqrt(s.diff / s.ref);
+    double e = std::sqrt(s.diff / s.ref);
+    return std::isnan(e) ? INFINITY : e;
   }
 
 private:
@@ -257,6 +278,7 @@ FailureOr<Trial> Tuner::trial(const llvm::DenseSet<unsigned> &keep,
   FailureOr<OwningOpRef<ModuleOp>> converted = convert(keep, what);
   if (failed(converted))
     return failure();
+  unsigned lowOps = findLowOps(**converted, pristineOps).size();
   FailureOr<std::unique_ptr<JitFunction>> fn =
       compile(**converted, "converted");
   if (failed(fn))
@@ -274,6 +296,7 @@ FailureOr<Trial> Tuner::trial(const llvm::DenseSet<unsigned> &keep,
     outputs.push_back(std::move(run->outputs));
   }
   Trial result = evaluate(outputs);
+  result.low = lowOps;
   result.what = std::move(what);
   result.kept = keep.size();
   result.seconds = secondsSince(start);
@@ -285,9 +308,10 @@ FailureOr<Trial> Tuner::trial(const llvm::DenseSet<unsigned> &keep,
 void Tuner::report(const Trial &trial) {
   if (!config.progress)
     return;
-  log << llvm::formatv("amp-tune: trial {0,2}: {1,-36} rel_l2 {2,-9} {3} "
-                       "({4:f1} s)\n",
-                       trials.size(), trial.what, formatMetric(trial.relL2),
+  log << llvm::formatv("amp-tune: trial {0,2}: {1,-36} {2,4} ops in 16 bits, "
+                       "rel_l2 {3,-9} {4} ({5:f1} s)\n",
+                       trials.size(), trial.what, trial.low,
+                       formatMetric(trial.relL2),
                        trial.meets ? "meets" : "misses", trial.seconds);
   log.flush();
 }
@@ -421,6 +445,7 @@ LogicalResult Tuner::measureSensitivity(ModuleOp converted,
 
   Trial all = evaluate(convertedOutputs);
   all.what = "every candidate in 16 bits";
+  all.low = candidates.size();
   all.seconds = secondsSince(start);
   trials.push_back(all);
   report(all);
@@ -435,22 +460,13 @@ FailureOr<TuneResult> Tuner::run() {
   FailureOr<OwningOpRef<ModuleOp>> converted = convert({}, "the model");
   if (failed(converted))
     return failure();
-  llvm::DenseSet<unsigned> seen;
-  forEachBodyOp(**converted, [&](Operation *op) {
-    std::optional<unsigned> tag = getTag(op);
-    if (!tag || *tag >= pristineOps.size() ||
-        op->getName() != pristineOps[*tag]->getName())
-      return;
-    bool low = llvm::any_of(op->getOperandTypes(), is16Bit) ||
-               llvm::any_of(op->getResultTypes(), is16Bit);
-    if (!low || !seen.insert(*tag).second)
-      return;
+  for (unsigned tag : findLowOps(**converted, pristineOps)) {
     Candidate c;
-    c.tag = *tag;
-    c.name = op->getName().getStringRef().str();
-    c.location = describeLocation(pristineOps[*tag]->getLoc());
+    c.tag = tag;
+    c.name = pristineOps[tag]->getName().getStringRef().str();
+    c.location = describeLocation(pristineOps[tag]->getLoc());
     result.candidates.push_back(std::move(c));
-  });
+  }
   llvm::sort(result.candidates, [](const Candidate &a, const Candidate &b) {
     return a.tag < b.tag;
   });
@@ -481,6 +497,9 @@ FailureOr<TuneResult> Tuner::run() {
   unsigned n = result.candidates.size();
   auto finish = [&](unsigned kept) {
     result.kept = kept;
+    for (const Trial &t : trials)
+      if (t.meets && t.kept == kept)
+        result.low = t.low;
     for (const Candidate &c : ArrayRef(result.candidates).take_front(kept))
       result.keptTags.push_back(c.tag);
     result.trials = trials;
@@ -580,18 +599,15 @@ llvm::json::Value mlir::amp::tune::toJson(const TuneResult &result,
     llvm::json::Array failures;
     for (const std::string &f : t.failures)
       failures.push_back(f);
-    trials.push_back(llvm::json::Object{
-        {"trial", static_cast<int64_t>(i + 1)},
-        {"what", t.what},
-        {"kept_fp32", static_cast<int64_t>(t.kept)},
-        {"share_16bit", jsonNumber(result.candidates.empty()
-                                       ? 1.0
-                                       : 1.0 - static_cast<double>(t.kept) /
-                                                   result.candidates.size())},
-        {"rel_l2", jsonNumber(t.relL2)},
-        {"meets", t.meets},
-        {"failures", std::move(failures)},
-        {"seconds", t.seconds}});
+    trials.push_back(
+        llvm::json::Object{{"trial", static_cast<int64_t>(i + 1)},
+                           {"what", t.what},
+                           {"kept_fp32", static_cast<int64_t>(t.kept)},
+                           {"ops_16bit", static_cast<int64_t>(t.low)},
+                           {"rel_l2", jsonNumber(t.relL2)},
+                           {"meets", t.meets},
+                           {"failures", std::move(failures)},
+                           {"seconds", t.seconds}});
   }
   for (auto [i, c] : llvm::enumerate(result.candidates)) {
     llvm::json::Object entry{{"op", c.name},
@@ -602,16 +618,16 @@ llvm::json::Value mlir::amp::tune::toJson(const TuneResult &result,
                              {"kept_fp32", i < result.kept}};
     candidates.push_back(std::move(entry));
   }
-  double share =
-      result.candidates.empty()
-          ? 1.0
-          : 1.0 - static_cast<double>(result.kept) / result.candidates.size();
+  double share = result.candidates.empty() ? 0.0
+                                           : static_cast<double>(result.low) /
+                                                 result.candidates.size();
   return llvm::json::Object{
       {"model", model},
       {"tolerance", tolerance},
       {"samples", static_cast<int64_t>(samples)},
       {"candidates", static_cast<int64_t>(result.candidates.size())},
       {"kept_fp32", static_cast<int64_t>(result.kept)},
+      {"ops_16bit", static_cast<int64_t>(result.low)},
       {"share_16bit", share},
       {"seconds", result.seconds},
       {"trials", std::move(trials)},

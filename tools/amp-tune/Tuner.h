@@ -69,7 +69,8 @@ struct Candidate {
 /// One trial.
 struct Trial {
   std::string what;
-  unsigned kept = 0; // candidates kept in FP32
+  unsigned kept = 0; // candidates annotated to stay in FP32
+  unsigned low = 0;  // candidates the conversion ran in 16 bits
   bool meets = false;
   /// The largest rel_l2 over the outputs, and the broken bounds.
   double relL2 = 0;
@@ -81,6 +82,7 @@ struct Trial {
 struct TuneResult {
   std::vector<Candidate> candidates; // by sensitivity, most sensitive first
   unsigned kept = 0;                 // the first `kept` are kept in FP32
+  unsigned low = 0; // candidates in 16 bits in the tuned conversion
   std::vector<Trial> trials;
   SmallVector<unsigned> keptTags; // what was kept, by tag
   double seconds = 0;
@@ -95,6 +97,11 @@ std::vector<Operation *> tagOps(ModuleOp module);
 std::vector<Operation *> listOps(ModuleOp module);
 /// The tag of `op`, if it has one.
 std::optional<unsigned> getTag(Operation *op);
+/// The tags of the ops of `converted` that compute in 16 bits (16-bit
+/// operands or results; not ops without operands, like tensor.empty, whose
+/// values mean nothing) and have the name of the op they are tagged after.
+std::vector<unsigned> findLowOps(ModuleOp converted,
+                                 ArrayRef<Operation *> pristineOps);
 
 /// The search over one prepared, tagged model.
 class Tuner {

@@ -278,16 +278,16 @@ int main(int argc, char **argv) {
   out->keep();
 
   size_t n = result->candidates.size();
-  double share = n ? 1.0 - static_cast<double>(result->kept) / n : 1.0;
+  double share = n ? static_cast<double>(result->low) / n : 0.0;
   const Trial *chosen = nullptr;
   for (const Trial &t : result->trials)
     if (t.meets && t.kept == result->kept)
       chosen = &t;
   if (config.progress) {
     log << llvm::formatv(
-        "amp-tune: {0} of {1} ops kept in FP32 ({2:f1}% of them in 16 bits)"
-        "{3}; {4} trials in {5:f1} s\n",
-        result->kept, n, 100.0 * share,
+        "amp-tune: {0} ops kept in FP32; {1} of the {2} ops that can run in "
+        "16 bits do ({3:f1}%){4}; {5} trials in {6:f1} s\n",
+        result->kept, result->low, n, 100.0 * share,
         chosen ? ", rel_l2 " + formatMetric(chosen->relL2) : std::string(),
         result->trials.size(), result->seconds);
     for (const Candidate &c :
