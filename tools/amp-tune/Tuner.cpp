@@ -553,7 +553,9 @@ FailureOr<TuneResult> Tuner::run() {
                                  result.candidates.begin() + hi);
   std::vector<Candidate> released;
   unsigned budget = config.refineTrials;
-  for (size_t i = keptOps.size(); i-- > 0 && budget > 0; --budget) {
+  // Moving back the least sensitive alone gives the `lo` set, which missed:
+  // start with the one before it.
+  for (size_t i = keptOps.size() - 1; i-- > 0 && budget > 0; --budget) {
     llvm::DenseSet<unsigned> keep;
     for (size_t j = 0; j < keptOps.size(); ++j)
       if (j != i)
