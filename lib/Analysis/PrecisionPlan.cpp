@@ -16,6 +16,10 @@
 #include "amp/IR/AmpDialect.h"
 #include "amp/Utils/CastUtils.h"
 
+#include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
+#include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
+#include "mlir/Analysis/DataFlowFramework.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -23,6 +27,7 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/Format.h"
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -65,6 +70,7 @@ LogicalResult PrecisionPlan::run() {
   applySkipLayers();
   if (failed(assignPrecisions()))
     return failure();
+  applyRanges();
   forwardSweep();
   if (options.grayStrategy == GrayStrategy::FewestCasts) {
     countUses();
@@ -76,6 +82,8 @@ LogicalResult PrecisionPlan::run() {
   std::vector<OpInputs>().swap(inputs);
   values = decltype(values)();
   constantFitCache = decltype(constantFitCache)();
+  rangeAnalysis = nullptr;
+  solver.reset();
   return success();
 }
 
@@ -99,7 +107,9 @@ void PrecisionPlan::addOp(Operation *op, OpInfo &&info, OpInputs &&in,
 }
 
 void PrecisionPlan::collectOp(Operation *op) {
-  if (isFloatConstant(op))
+  // Constants and init tensors are rebuilt in the type each consumer reads
+  // them in: they take no part.
+  if (isRematerializable(op))
     return;
   SmallVector<Value, 4> reads;
   for (Value operand : op->getOperands())
@@ -113,8 +123,8 @@ void PrecisionPlan::collectOp(Operation *op) {
 
   auto iface = dyn_cast<MixedPrecisionOpInterface>(op);
   if (!iface) {
-    bool touches = !reads.empty() || llvm::any_of(op->getResults(),
-                                                  isConvertible);
+    bool touches =
+        !reads.empty() || llvm::any_of(op->getResults(), isConvertible);
     readers.push_back({op, reads});
     if (touches && !isStructural(op)) {
       // An op without a color: remembered, colored later by the lists or the
@@ -244,8 +254,7 @@ LogicalResult PrecisionPlan::colorOps() {
       }
     }
     if (!d.unknown) {
-      if (std::optional<ColorDecision> decision =
-              options.policy.getColor(op)) {
+      if (std::optional<ColorDecision> decision = options.policy.getColor(op)) {
         d.color = decision->color;
         d.reason = decision->reason;
         continue;
@@ -342,6 +351,174 @@ LogicalResult PrecisionPlan::assignPrecisions() {
 }
 
 //===----------------------------------------------------------------------===//
+// Ranges
+//===----------------------------------------------------------------------===//
+
+/// The float attributes of `op` a type must hold (clamp bounds and the
+/// like): FP32 values other than +-FLT_MAX and infinities, which stand for
+/// "no bound" and map to the target's own largest value.
+static void getBoundAttributes(Operation *op, SmallVectorImpl<double> &bounds) {
+  double flt = getLargestFinite(Float32Type::get(op->getContext()));
+  for (NamedAttribute attr : op->getAttrs()) {
+    auto value = dyn_cast<FloatAttr>(attr.getValue());
+    if (!value || !value.getType().isF32())
+      continue;
+    double v = value.getValueAsDouble();
+    if (std::isfinite(v) && std::abs(v) != flt)
+      bounds.push_back(v);
+  }
+}
+
+std::optional<PrecisionPlan::RangeProblem>
+PrecisionPlan::checkValue(Value value, FloatType type) {
+  double largest = getLargestFinite(type);
+  if (rangeAnalysis) {
+    // +-FLT_MAX is the sentinel of "lowest"/"highest" (a max-reduction's
+    // init), which maps to the type's own largest value, as in constants.
+    double sentinel = getLargestFinite(Float32Type::get(value.getContext()));
+    auto exceeds = [&](double bound) {
+      return std::abs(bound) > largest && std::abs(bound) != sentinel;
+    };
+    FloatRange range = getFloatRange(*solver, value);
+    if ((range.isLoAttained() && exceeds(range.getLo())) ||
+        (range.isHiAttained() && exceeds(range.getHi())))
+      return RangeProblem{Reason::ValueOutOfRange, range};
+  }
+  if (options.observedMaxAbs)
+    if (auto result = dyn_cast<OpResult>(value))
+      if (std::optional<double> m = options.observedMaxAbs(result);
+          m && *m > largest)
+        return RangeProblem{Reason::ObservedRange,
+                            FloatRange::get(-*m, *m, false, false)};
+  return std::nullopt;
+}
+
+std::optional<PrecisionPlan::RangeProblem>
+PrecisionPlan::checkRanges(size_t i, FloatType type) {
+  Operation *op = ops[i];
+  if (rangeAnalysis)
+    if (std::optional<double> m = rangeAnalysis->getConvertedIntegerMaxAbs(op);
+        m && *m > getExactIntegerLimit(type))
+      return RangeProblem{Reason::IntegerNotExact, FloatRange::point(*m)};
+  if (!options.clampConstants) {
+    SmallVector<double, 2> bounds;
+    getBoundAttributes(op, bounds);
+    for (double bound : bounds)
+      if (std::abs(bound) > getLargestFinite(type))
+        return RangeProblem{Reason::ConstantOutOfRange,
+                            FloatRange::point(bound)};
+  }
+  // Inputs: constants and init tensors are checked as constants (and may be
+  // clamped with clamp-constants).
+  for (Value input : inputs[i].dataInputs)
+    if (!isRematerializable(input.getDefiningOp()))
+      if (std::optional<RangeProblem> problem = checkValue(input, type))
+        return problem;
+  for (Value result : op->getResults()) {
+    if (!isConvertible(result))
+      continue;
+    if (std::optional<RangeProblem> problem = checkValue(result, type)) {
+      problem->outputOnly = true;
+      return problem;
+    }
+  }
+  return std::nullopt;
+}
+
+void PrecisionPlan::applyRanges() {
+  if (options.rangeAnalysis) {
+    solver = std::make_unique<DataFlowSolver>();
+    solver->load<dataflow::DeadCodeAnalysis>();
+    solver->load<dataflow::SparseConstantPropagation>();
+    rangeAnalysis = solver->load<FloatRangeAnalysis>();
+    if (failed(solver->initializeAndRun(root))) {
+      rangeAnalysis = nullptr;
+      solver.reset();
+    }
+  }
+  FloatType target = options.target, overflow = options.overflowType;
+  auto f32 = Float32Type::get(root->getContext());
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    OpInfo &info = infos[i];
+    OpDecision &d = info.decision;
+    // Annotations that fix a color or a precision are the user's word.
+    if (d.reason == Reason::UnsupportedTypes || d.color == Color::red ||
+        (d.reason == Reason::Annotation && info.pinned))
+      continue;
+    std::optional<RangeProblem> problem = checkRanges(i, target);
+    if (!problem)
+      continue;
+    d.reason = problem->reason;
+    d.range = problem->range;
+    d.rangeType = target;
+    auto iface = dyn_cast<MixedPrecisionOpInterface>(op);
+    bool separateOutput =
+        d.color == Color::green && iface &&
+        iface.getConvertedResultElementType(target, f32) != target;
+    std::optional<RangeProblem> inOverflow;
+    if (overflow)
+      inOverflow = checkRanges(i, overflow);
+    std::string text;
+    llvm::raw_string_ostream remark(text);
+    remark << "'" << op->getName() << "' ";
+    if (problem->outputOnly && separateOutput) {
+      // Low inputs, FP32 accumulation, and an output that holds the values.
+      d.accumulateType = f32;
+      d.outputType = overflow && !inOverflow ? overflow : f32;
+      remark << "keeps " << target << " inputs with an " << d.outputType
+             << " output: " << describeRangeReason(d);
+      op->emitRemark(text);
+      continue;
+    }
+    if (overflow && !inOverflow) {
+      info.overflowType = true;
+      d.computeType = overflow;
+      if (d.color != Color::green || d.accumulateType == target)
+        d.accumulateType = overflow;
+      if (d.color != Color::green || d.outputType == target)
+        d.outputType = overflow;
+      remark << "runs in " << overflow << " (overflow-type): ";
+    } else {
+      info.keptHigh = true;
+      remark << "stays in FP32: ";
+      if (inOverflow)
+        d.rangeType = overflow;
+    }
+    op->emitRemark(text + describeRangeReason(d));
+    info.pinned = true;
+  }
+}
+
+std::string mlir::amp::describeRangeReason(const OpDecision &d) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (!d.range.isInterval() || !d.rangeType)
+    return text;
+  switch (d.reason) {
+  case Reason::IntegerNotExact:
+    os << "it converts integers up to " << llvm::format("%g", d.range.getHi())
+       << " to floats, beyond the exact-integer limit of " << d.rangeType
+       << " (" << llvm::format("%g", getExactIntegerLimit(d.rangeType)) << ")";
+    return text;
+  case Reason::ConstantOutOfRange:
+    os << "its float attribute " << llvm::format("%g", d.range.getHi())
+       << " does not fit " << d.rangeType << " (largest finite "
+       << llvm::format("%g", getLargestFinite(d.rangeType)) << ")";
+    return text;
+  case Reason::ObservedRange:
+    os << "observed range " << d.range << " leaves " << d.rangeType
+       << " (largest finite "
+       << llvm::format("%g", getLargestFinite(d.rangeType)) << ")";
+    return text;
+  default:
+    os << "value range " << d.range << " leaves " << d.rangeType
+       << " (largest finite "
+       << llvm::format("%g", getLargestFinite(d.rangeType)) << ")";
+    return text;
+  }
+}
+
+//===----------------------------------------------------------------------===//
 // Sweeps
 //===----------------------------------------------------------------------===//
 
@@ -392,6 +569,10 @@ bool PrecisionPlan::isLowAvailable(Value value) {
   }
   if (isFloatConstant(def))
     return constantFits(def);
+  if (Operation *scalar = getConstantFillValue(def))
+    return constantFits(scalar);
+  if (isa<tensor::EmptyOp>(def))
+    return true;
   if (Value source = getFloatCastSource(def))
     return getElementTypeOrSelf(source.getType()) == options.target;
   return false;
@@ -410,15 +591,23 @@ void PrecisionPlan::forwardSweep() {
   FloatType target = options.target;
   for (auto [op, info, in] : llvm::zip(ops, infos, inputs)) {
     OpDecision &d = info.decision;
-    if (d.reason == Reason::UnsupportedTypes || d.color == Color::red) {
+    if (d.reason == Reason::UnsupportedTypes || d.color == Color::red ||
+        info.keptHigh) {
       d.lowPrecision = false;
+      continue;
+    }
+    if (info.overflowType) {
+      // Runs in the overflow type: nothing is available in the target type.
+      d.lowPrecision = true;
       continue;
     }
 
     bool constantsFit = true;
     auto checkConstant = [&](Operation *def) {
-      if (isFloatConstant(def) && isSourceElementType(def->getResultTypes()[0]) &&
-          !constantFits(def))
+      if (Operation *scalar = getConstantFillValue(def))
+        def = scalar;
+      if (isFloatConstant(def) &&
+          isSourceElementType(def->getResultTypes()[0]) && !constantFits(def))
         constantsFit = false;
     };
     for (Value input : in.dataInputs)
@@ -445,9 +634,14 @@ void PrecisionPlan::forwardSweep() {
       continue;
     }
 
-    // Gray: a candidate when every float data input is available low.
-    bool inputsLow = llvm::all_of(
-        in.dataInputs, [&](Value input) { return isLowAvailable(input); });
+    // Gray: a candidate when every float data input is available low. An op
+    // without float data inputs (values made from integers) follows nothing:
+    // under follow it stays in FP32; under fewest-casts its consumers decide.
+    bool inputsLow = (!in.dataInputs.empty() ||
+                      options.grayStrategy != GrayStrategy::Follow) &&
+                     llvm::all_of(in.dataInputs, [&](Value input) {
+                       return isLowAvailable(input);
+                     });
     d.lowPrecision = inputsLow && constantsFit;
     if (!constantsFit)
       d.reason = Reason::ConstantOutOfRange;
@@ -469,7 +663,10 @@ void PrecisionPlan::countUses() {
   for (Reader &entry : readers) {
     Operation *reader = entry.op;
     ArrayRef<Value> reads = entry.reads;
-    if (entry.info < 0 || !infos[entry.info].decision.lowPrecision) {
+    // An op in the overflow type reads its inputs in neither the target
+    // type nor FP32: like an FP32 reader, it needs them other than low.
+    if (entry.info < 0 || !infos[entry.info].decision.lowPrecision ||
+        infos[entry.info].overflowType) {
       bool isReturn = lowReturns && reader->hasTrait<OpTrait::ReturnLike>() &&
                       reader->getParentOp() == root;
       for (Value value : reads) {
@@ -496,8 +693,7 @@ void PrecisionPlan::countUses() {
 }
 
 void PrecisionPlan::backwardSweep() {
-  for (auto [op, info, in] :
-       llvm::reverse(llvm::zip(ops, infos, inputs))) {
+  for (auto [op, info, in] : llvm::reverse(llvm::zip(ops, infos, inputs))) {
     OpDecision &d = info.decision;
     if (d.color != Color::gray || !d.lowPrecision || info.pinned)
       continue;
@@ -559,6 +755,6 @@ bool PrecisionPlan::isAccumulatorOperand(Operation *op,
 
 bool PrecisionPlan::isDataOperand(Operation *op, OpOperand &operand) const {
   std::optional<unsigned> i = findIndex(op);
-  return i && llvm::is_contained(infos[*i].dataOperands,
-                                 operand.getOperandNumber());
+  return i &&
+         llvm::is_contained(infos[*i].dataOperands, operand.getOperandNumber());
 }

@@ -660,12 +660,14 @@ void emitDecisionRemark(Operation *op, const OpDecision &decision) {
        << stringifyReason(decision.reason) << "), ";
   if (!decision.lowPrecision) {
     diag << "stays in FP32";
-    return;
+  } else {
+    diag << "inputs " << decision.computeType;
+    if (decision.color == Color::green)
+      diag << ", accumulate " << decision.accumulateType << ", output "
+           << decision.outputType;
   }
-  diag << "inputs " << decision.computeType;
-  if (decision.color == Color::green)
-    diag << ", accumulate " << decision.accumulateType << ", output "
-         << decision.outputType;
+  if (std::string why = describeRangeReason(decision); !why.empty())
+    diag << "; " << why;
 }
 
 std::string getFunctionName(Operation *root) {

@@ -186,6 +186,16 @@ LogicalResult AmpMixedPrecisionPass::initialize(MLIRContext *ctx) {
   else
     return error() << "invalid gray-strategy '" << grayStrategy
                    << "'; expected one of: fewest-casts, follow";
+  FailureOr<FloatType> overflow = parseFloatOption(
+      ctx, "overflow-type", overflowType, *target, {"f32", "f16", "bf16"});
+  if (failed(overflow))
+    return failure();
+  if (*overflow == *target)
+    return error() << "overflow-type must differ from target-type ("
+                   << targetType
+                   << "): it is the type of ops whose values do not fit it";
+  resolved.overflowType = overflow->isF32() ? FloatType() : *overflow;
+  resolved.rangeAnalysis = rangeAnalysis;
   resolved.clampConstants = clampConstants;
   resolved.countConstantBytes = !report.empty();
   resolved.recordDecisions = !report.empty();
@@ -343,8 +353,8 @@ void AmpMixedPrecisionPass::runOnOperation() {
     return WalkResult::advance();
   });
 
-  SmallVector<FunctionConversion> conversions(functions.size());
-  SmallVector<MixedPrecisionOptions> options;
+  SmallVector<FunctionConversion, 0> conversions(functions.size());
+  SmallVector<MixedPrecisionOptions, 0> options;
   options.reserve(functions.size());
   for (Operation *func : functions)
     options.push_back(optionsFor(func));

@@ -28,6 +28,17 @@ def AmpMixedPrecisionPass : Pass<"amp-mixed-precision"> {
       inputs already are; among those, ops whose results are only needed in
       FP32 stay in FP32 when that saves casts.
 
+    Ranges come first: a float range analysis bounds values from constants,
+    loop indices, casts, elementwise arithmetic and reductions. An op whose
+    values provably leave the target type's finite range, whose float
+    attributes (clamp bounds) do not fit, or that converts integers beyond
+    the target's exact-integer limit (2048 for f16, 256 for bf16) stays in
+    FP32, or runs in `overflow-type` when that type holds its values. A green
+    op whose output alone overflows keeps low inputs and an FP32 output.
+    Values of unknown range (function arguments) are never a reason. Init
+    tensors (`tensor.empty`, `linalg.fill` of a constant) are rebuilt in the
+    type each consumer reads them in, so FP32 consumers keep the FP32 value.
+
     Casts are `arith.truncf`/`arith.extf` (`tosa.cast` for TOSA values), at
     most one per value and type, never a round trip; casts of constants fold
     into new 16-bit constants. Function signatures are kept
@@ -87,6 +98,14 @@ def AmpMixedPrecisionPass : Pass<"amp-mixed-precision"> {
     Option<"unknownOps", "unknown-ops", "std::string", /*default=*/"\"red\"",
            "How to treat ops without a color: red (stay FP32, with a "
            "remark), gray (follow inputs) or error">,
+    Option<"overflowType", "overflow-type", "std::string",
+           /*default=*/"\"f32\"",
+           "Type of ops whose values do not fit the target type: f32 (stay "
+           "in FP32) or the other 16-bit type if it holds them (bf16 for an "
+           "f16 target), so that one module mixes f16 and bf16 per op">,
+    Option<"rangeAnalysis", "range-analysis", "bool", /*default=*/"true",
+           "Bound values with the float range analysis (constants, indices, "
+           "arithmetic, reductions); false checks constants only">,
     Option<"clampConstants", "clamp-constants", "bool", /*default=*/"false",
            "Clamp constants that do not fit the target type to its finite "
            "range instead of keeping their consumers in FP32">,
