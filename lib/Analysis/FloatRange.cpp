@@ -14,6 +14,7 @@
 
 #include "amp/Analysis/FloatRange.h"
 
+#include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
 #include "mlir/Analysis/DataFlowFramework.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -577,6 +578,72 @@ FloatRangeAnalysis::getConvertedIntegerMaxAbs(Operation *op) const {
   if (it == convertedIntegers.end())
     return std::nullopt;
   return it->second;
+}
+
+//===----------------------------------------------------------------------===//
+// FloatRangeMap
+//===----------------------------------------------------------------------===//
+
+FloatRangeMap::FloatRangeMap(Operation *root) {
+  for (Region &region : root->getRegions())
+    for (Block &block : region)
+      for (Operation &op : block)
+        visit(&op);
+}
+
+void FloatRangeMap::visit(Operation *op) {
+  if (op->getNumRegions() != 0 && !isa<linalg::LinalgOp>(op)) {
+    // Control flow and other ops with regions: their results are unbounded,
+    // the values defined inside them are computed from what they capture.
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (Operation &nested : block)
+          visit(&nested);
+    return;
+  }
+  if (op->getNumResults() == 0)
+    return;
+  double converted = 0;
+  SmallVector<FloatRange, 1> results;
+  auto lookupFn = [&](Value value) { return lookup(value); };
+  RangeEvaluator(lookupFn, converted).evaluate(op, results);
+  if (converted > 0)
+    convertedIntegers[op] = converted;
+  for (auto [result, range] : llvm::zip(op->getResults(), results))
+    if (!(range == FloatRange::unbounded()))
+      ranges[result] = range;
+}
+
+FloatRange FloatRangeMap::lookup(Value value) const {
+  auto it = ranges.find(value);
+  return it == ranges.end() ? FloatRange::unbounded() : it->second;
+}
+
+std::optional<double>
+FloatRangeMap::getConvertedIntegerMaxAbs(Operation *op) const {
+  auto it = convertedIntegers.find(op);
+  if (it == convertedIntegers.end())
+    return std::nullopt;
+  return it->second;
+}
+
+//===----------------------------------------------------------------------===//
+// FloatRangeLiveness
+//===----------------------------------------------------------------------===//
+
+LogicalResult FloatRangeLiveness::initialize(Operation *top) {
+  top->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<linalg::LinalgOp>(op) && op != top)
+      return WalkResult::skip();
+    for (Region &region : op->getRegions())
+      for (Block &block : region) {
+        auto *state =
+            getOrCreate<dataflow::Executable>(getProgramPointBefore(&block));
+        propagateIfChanged(state, state->setToLive());
+      }
+    return WalkResult::advance();
+  });
+  return success();
 }
 
 FloatRange mlir::amp::getFloatRange(const DataFlowSolver &solver, Value value) {

@@ -16,8 +16,6 @@
 #include "amp/IR/AmpDialect.h"
 #include "amp/Utils/CastUtils.h"
 
-#include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
-#include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
 #include "mlir/Analysis/DataFlowFramework.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
@@ -84,6 +82,7 @@ LogicalResult PrecisionPlan::run() {
   constantFitCache = decltype(constantFitCache)();
   rangeAnalysis = nullptr;
   solver.reset();
+  rangeMap.reset();
   return success();
 }
 
@@ -369,17 +368,33 @@ static void getBoundAttributes(Operation *op, SmallVectorImpl<double> &bounds) {
   }
 }
 
+FloatRange PrecisionPlan::getRange(Value value) const {
+  if (rangeMap)
+    return rangeMap->lookup(value);
+  if (rangeAnalysis)
+    return getFloatRange(*solver, value);
+  return FloatRange::unbounded();
+}
+
+std::optional<double> PrecisionPlan::getConvertedIntegers(Operation *op) const {
+  if (rangeMap)
+    return rangeMap->getConvertedIntegerMaxAbs(op);
+  if (rangeAnalysis)
+    return rangeAnalysis->getConvertedIntegerMaxAbs(op);
+  return std::nullopt;
+}
+
 std::optional<PrecisionPlan::RangeProblem>
 PrecisionPlan::checkValue(Value value, FloatType type) {
   double largest = getLargestFinite(type);
-  if (rangeAnalysis) {
+  if (rangeMap || rangeAnalysis) {
     // +-FLT_MAX is the sentinel of "lowest"/"highest" (a max-reduction's
     // init), which maps to the type's own largest value, as in constants.
     double sentinel = getLargestFinite(Float32Type::get(value.getContext()));
     auto exceeds = [&](double bound) {
       return std::abs(bound) > largest && std::abs(bound) != sentinel;
     };
-    FloatRange range = getFloatRange(*solver, value);
+    FloatRange range = getRange(value);
     if ((range.isLoAttained() && exceeds(range.getLo())) ||
         (range.isHiAttained() && exceeds(range.getHi())))
       return RangeProblem{Reason::ValueOutOfRange, range};
@@ -396,8 +411,7 @@ PrecisionPlan::checkValue(Value value, FloatType type) {
 std::optional<PrecisionPlan::RangeProblem>
 PrecisionPlan::checkRanges(size_t i, FloatType type) {
   Operation *op = ops[i];
-  if (rangeAnalysis)
-    if (std::optional<double> m = rangeAnalysis->getConvertedIntegerMaxAbs(op);
+  if (std::optional<double> m = getConvertedIntegers(op);
         m && *m > getExactIntegerLimit(type))
       return RangeProblem{Reason::IntegerNotExact, FloatRange::point(*m)};
   if (!options.clampConstants) {
@@ -426,15 +440,21 @@ PrecisionPlan::checkRanges(size_t i, FloatType type) {
 }
 
 void PrecisionPlan::applyRanges() {
-  if (options.rangeAnalysis) {
+  switch (options.rangeAnalysis) {
+  case RangeAnalysisKind::Off:
+    break;
+  case RangeAnalysisKind::Walk:
+    rangeMap = std::make_unique<FloatRangeMap>(root);
+    break;
+  case RangeAnalysisKind::Dataflow:
     solver = std::make_unique<DataFlowSolver>();
-    solver->load<dataflow::DeadCodeAnalysis>();
-    solver->load<dataflow::SparseConstantPropagation>();
+    solver->load<FloatRangeLiveness>();
     rangeAnalysis = solver->load<FloatRangeAnalysis>();
     if (failed(solver->initializeAndRun(root))) {
       rangeAnalysis = nullptr;
       solver.reset();
     }
+    break;
   }
   FloatType target = options.target, overflow = options.overflowType;
   auto f32 = Float32Type::get(root->getContext());

@@ -195,7 +195,15 @@ LogicalResult AmpMixedPrecisionPass::initialize(MLIRContext *ctx) {
                    << targetType
                    << "): it is the type of ops whose values do not fit it";
   resolved.overflowType = overflow->isF32() ? FloatType() : *overflow;
-  resolved.rangeAnalysis = rangeAnalysis;
+  if (rangeAnalysis == "walk")
+    resolved.rangeAnalysis = RangeAnalysisKind::Walk;
+  else if (rangeAnalysis == "dataflow")
+    resolved.rangeAnalysis = RangeAnalysisKind::Dataflow;
+  else if (rangeAnalysis == "off")
+    resolved.rangeAnalysis = RangeAnalysisKind::Off;
+  else
+    return error() << "invalid range-analysis '" << rangeAnalysis
+                   << "'; expected one of: walk, dataflow, off";
   resolved.clampConstants = clampConstants;
   resolved.countConstantBytes = !report.empty();
   resolved.recordDecisions = !report.empty();

@@ -11,6 +11,7 @@
 // RUN: amp-opt %t/gray-strategy.mlir --amp-mixed-precision=gray-strategy=always --verify-diagnostics
 // RUN: amp-opt %t/overflow-type.mlir --amp-mixed-precision=overflow-type=f64 --verify-diagnostics
 // RUN: amp-opt %t/overflow-type-target.mlir --amp-mixed-precision=overflow-type=f16 --verify-diagnostics
+// RUN: amp-opt %t/range-analysis.mlir --amp-mixed-precision=range-analysis=maybe --verify-diagnostics
 // RUN: amp-opt %t/unknown-ops.mlir --amp-mixed-precision=unknown-ops=blue --verify-diagnostics
 // RUN: amp-opt %t/policy-parse.mlir "--amp-mixed-precision=policy=#amp.default_policy<min_macs=>" --verify-diagnostics
 // RUN: amp-opt %t/policy-kind.mlir "--amp-mixed-precision=policy=#amp.color<red>" --verify-diagnostics
@@ -34,6 +35,10 @@ func.func @f() { return }
 
 //--- overflow-type-target.mlir
 // expected-error@unknown {{amp-mixed-precision: overflow-type must differ from target-type (f16): it is the type of ops whose values do not fit it}}
+func.func @f() { return }
+
+//--- range-analysis.mlir
+// expected-error@unknown {{amp-mixed-precision: invalid range-analysis 'maybe'; expected one of: walk, dataflow, off}}
 func.func @f() { return }
 
 //--- accumulate.mlir

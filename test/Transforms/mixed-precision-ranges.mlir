@@ -1,4 +1,5 @@
 // RUN: amp-opt %s --split-input-file --amp-mixed-precision --verify-diagnostics | FileCheck %s
+// RUN: amp-opt %s --split-input-file --amp-mixed-precision=range-analysis=dataflow --verify-diagnostics | FileCheck %s
 // RUN: amp-opt %s --split-input-file --amp-mixed-precision=gray-strategy=follow --verify-diagnostics | FileCheck %s --check-prefix=FOLLOW
 
 // Decisions made by value ranges (FloatRange.h): an op whose values provably

@@ -100,9 +100,10 @@ public:
 };
 
 /// Computes FloatRange for float, integer and index values (and the elements
-/// of tensors and vectors of them). Load it into a DataFlowSolver with
-/// dataflow::DeadCodeAnalysis and dataflow::SparseConstantPropagation (which
-/// the framework needs to know what is live).
+/// of tensors and vectors of them). Load it into a DataFlowSolver after an
+/// analysis that says which blocks are live: dataflow::DeadCodeAnalysis
+/// (with dataflow::SparseConstantPropagation), or the cheaper
+/// FloatRangeLiveness.
 class FloatRangeAnalysis
     : public dataflow::SparseForwardDataFlowAnalysis<FloatRangeLattice> {
 public:
@@ -118,6 +119,45 @@ public:
   std::optional<double> getConvertedIntegerMaxAbs(Operation *op) const;
 
 private:
+  llvm::DenseMap<Operation *, double> convertedIntegers;
+};
+
+/// Marks every block live, except the payloads of structured ops, which
+/// FloatRangeAnalysis evaluates itself with its operands' ranges: the solver
+/// then keeps no lattice for payload values. Without dataflow::DeadCodeAnalysis
+/// the solver knows no predecessors of regions and calls, so the results of
+/// region-branching ops (scf.if, scf.for) and calls are unbounded: cheaper,
+/// and as good for straight-line models.
+class FloatRangeLiveness : public DataFlowAnalysis {
+public:
+  using DataFlowAnalysis::DataFlowAnalysis;
+  LogicalResult initialize(Operation *top) override;
+  LogicalResult visit(ProgramPoint *point) override { return success(); }
+};
+
+/// The same transfer functions as FloatRangeAnalysis, driven by one walk of
+/// an op's regions in program order instead of a DataFlowSolver: in an SSA
+/// DAG (a block of a model) one visit per op is the fixpoint. Values of
+/// unknown range take no memory (most values of a model come from its
+/// arguments), and nothing is kept per op but the ranges: about 50 bytes
+/// per bounded value, where the solver keeps a lattice, its subscribers and
+/// program points for every value and op (about 1 KB per op). Block
+/// arguments, the results of ops with regions other than structured ops, and
+/// values used before their definition in the walk (blocks out of dominance
+/// order) are unbounded.
+class FloatRangeMap {
+public:
+  /// Computes the ranges of the values defined in the regions of `root`.
+  explicit FloatRangeMap(Operation *root);
+
+  FloatRange lookup(Value value) const;
+  /// As FloatRangeAnalysis::getConvertedIntegerMaxAbs.
+  std::optional<double> getConvertedIntegerMaxAbs(Operation *op) const;
+
+private:
+  void visit(Operation *op);
+
+  llvm::DenseMap<Value, FloatRange> ranges;
   llvm::DenseMap<Operation *, double> convertedIntegers;
 };
 

@@ -71,6 +71,17 @@ enum class GrayStrategy {
   Follow,
 };
 
+/// How the float range analysis runs (FloatRange.h).
+enum class RangeAnalysisKind {
+  /// Constants only (their own check); no value is bounded.
+  Off,
+  /// FloatRangeMap: one walk in program order (the default).
+  Walk,
+  /// FloatRangeAnalysis in a DataFlowSolver: the same transfer functions,
+  /// about 1 KB per op more.
+  Dataflow,
+};
+
 /// The resolved options of a mixed-precision conversion.
 struct MixedPrecisionOptions {
   /// The low-precision type (f16 or bf16).
@@ -96,8 +107,8 @@ struct MixedPrecisionOptions {
   /// Keep the decision for every op (FunctionConversion::records, for the
   /// report); the counts in ConversionStats are kept either way.
   bool recordDecisions = true;
-  /// Bound values with the float range analysis (FloatRange.h).
-  bool rangeAnalysis = true;
+  /// How values are bounded (FloatRange.h).
+  RangeAnalysisKind rangeAnalysis = RangeAnalysisKind::Walk;
   /// The type an op runs in when its values do not fit the target type but
   /// fit this one (bf16 for an f16 target); null: such ops stay in FP32.
   FloatType overflowType;
@@ -255,7 +266,12 @@ private:
   llvm::DenseMap<Value, ValueState> values;
   llvm::DenseMap<Operation *, bool> constantFitCache;
   RangeSummary constantSummary;
+  /// The range of a value, and the integers an op converts to floats.
+  FloatRange getRange(Value value) const;
+  std::optional<double> getConvertedIntegers(Operation *op) const;
+
   /// The range analysis, while planning (null without it).
+  std::unique_ptr<FloatRangeMap> rangeMap;
   std::unique_ptr<DataFlowSolver> solver;
   FloatRangeAnalysis *rangeAnalysis = nullptr;
 };

@@ -103,9 +103,12 @@ def AmpMixedPrecisionPass : Pass<"amp-mixed-precision"> {
            "Type of ops whose values do not fit the target type: f32 (stay "
            "in FP32) or the other 16-bit type if it holds them (bf16 for an "
            "f16 target), so that one module mixes f16 and bf16 per op">,
-    Option<"rangeAnalysis", "range-analysis", "bool", /*default=*/"true",
-           "Bound values with the float range analysis (constants, indices, "
-           "arithmetic, reductions); false checks constants only">,
+    Option<"rangeAnalysis", "range-analysis", "std::string",
+           /*default=*/"\"walk\"",
+           "How values are bounded (constants, indices, arithmetic, "
+           "reductions): walk (one walk in program order), dataflow (the "
+           "same in MLIR's DataFlowSolver, more memory) or off (constants "
+           "only)">,
     Option<"clampConstants", "clamp-constants", "bool", /*default=*/"false",
            "Clamp constants that do not fit the target type to its finite "
            "range instead of keeping their consumers in FP32">,
