@@ -412,8 +412,8 @@ std::optional<PrecisionPlan::RangeProblem>
 PrecisionPlan::checkRanges(size_t i, FloatType type) {
   Operation *op = ops[i];
   if (std::optional<double> m = getConvertedIntegers(op);
-        m && *m > getExactIntegerLimit(type))
-      return RangeProblem{Reason::IntegerNotExact, FloatRange::point(*m)};
+      m && *m > getExactIntegerLimit(type))
+    return RangeProblem{Reason::IntegerNotExact, FloatRange::point(*m)};
   if (!options.clampConstants) {
     SmallVector<double, 2> bounds;
     getBoundAttributes(op, bounds);
