@@ -13,6 +13,7 @@
 
 #include "amp/Analysis/PrecisionPlan.h"
 
+#include "amp/Analysis/MinCut.h"
 #include "amp/IR/AmpDialect.h"
 #include "amp/Utils/CastUtils.h"
 
@@ -24,6 +25,8 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Format.h"
 
@@ -73,6 +76,8 @@ LogicalResult PrecisionPlan::run() {
   if (options.grayStrategy == GrayStrategy::FewestCasts) {
     countUses();
     backwardSweep();
+  } else if (options.grayStrategy == GrayStrategy::MinBytes) {
+    minBytesCut();
   }
   // What only planning needs is freed before the rewrite allocates (peak
   // memory on a big function).
@@ -749,6 +754,190 @@ void PrecisionPlan::backwardSweep() {
       ValueState &s = state(result);
       s.nativeLow = s.lowAvailable = false;
     }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Minimum byte cost (gray-strategy=min-bytes)
+//===----------------------------------------------------------------------===//
+
+/// The number of elements of a value (a dynamic dimension counts as 1).
+static int64_t getNumElements(Value value) {
+  auto shaped = dyn_cast<ShapedType>(value.getType());
+  if (!shaped || !shaped.hasRank())
+    return 1;
+  int64_t n = 1;
+  for (int64_t dim : shaped.getShape())
+    if (!ShapedType::isDynamic(dim))
+      n = std::min<int64_t>(n * std::max<int64_t>(dim, 1),
+                            MinCutGraph::kInfinite / 64);
+  return n;
+}
+
+void PrecisionPlan::minBytesCut() {
+  // The variables: gray ops free to run in either type.
+  SmallVector<bool> isFree(ops.size(), false);
+  for (auto [i, info] : llvm::enumerate(infos)) {
+    const OpDecision &d = info.decision;
+    isFree[i] = d.color == Color::gray && !info.pinned && !info.keptHigh &&
+                !info.overflowType && d.reason != Reason::ConstantOutOfRange &&
+                d.reason != Reason::UnsupportedTypes;
+  }
+  // Where a value is made and read: a free op (its index), or a fixed side.
+  enum : int { kHigh = -1, kLow = -2, kAny = -3 };
+  auto producerOf = [&](Value value) -> int {
+    Operation *def = value.getDefiningOp();
+    if (!def) {
+      auto arg = cast<BlockArgument>(value);
+      return !options.keepIOTypes && arg.getOwner()->isEntryBlock() &&
+                     arg.getOwner()->getParentOp() == root &&
+                     isPublicFunction(root)
+                 ? kAny
+                 : kHigh;
+    }
+    if (isRematerializable(def))
+      return kAny;
+    if (Value source = getFloatCastSource(def))
+      return getElementTypeOrSelf(source.getType()) == options.target ? kAny
+                                                                      : kHigh;
+    std::optional<unsigned> i = findIndex(def);
+    if (!i)
+      return kHigh;
+    if (isFree[*i])
+      return *i;
+    const OpInfo &info = infos[*i];
+    if (!info.decision.lowPrecision || info.overflowType)
+      return kHigh;
+    Type native = options.target;
+    if (auto iface = dyn_cast<MixedPrecisionOpInterface>(def))
+      native = iface.getConvertedResultElementType(
+          options.target, info.decision.accumulateType);
+    return native == options.target ? kLow : kHigh;
+  };
+  struct ValueUses {
+    int producer;
+    SmallVector<int, 2> consumers;
+  };
+  llvm::MapVector<Value, ValueUses> uses;
+  auto addUse = [&](Value value, int consumer) {
+    auto [it, inserted] = uses.try_emplace(value);
+    if (inserted)
+      it->second.producer = producerOf(value);
+    if (!llvm::is_contained(it->second.consumers, consumer))
+      it->second.consumers.push_back(consumer);
+  };
+  bool lowReturns = !options.keepIOTypes && isPublicFunction(root);
+  for (const Reader &entry : readers) {
+    if (entry.info >= 0 && isFree[entry.info]) {
+      for (Value input : inputs[entry.info].dataInputs)
+        addUse(input, entry.info);
+      continue;
+    }
+    if (entry.info >= 0) {
+      const OpInfo &info = infos[entry.info];
+      if (info.decision.lowPrecision && !info.overflowType) {
+        for (Value input : inputs[entry.info].dataInputs)
+          addUse(input, kLow);
+        bool accumulateLow = info.decision.accumulateType == options.target;
+        for (unsigned index : info.accumulatorOperands)
+          addUse(entry.op->getOperand(index), accumulateLow ? kLow : kHigh);
+        continue;
+      }
+    }
+    bool isReturn = lowReturns && entry.op->hasTrait<OpTrait::ReturnLike>() &&
+                    entry.op->getParentOp() == root;
+    for (Value value : entry.reads)
+      addUse(value, isReturn ? kAny : kHigh);
+  }
+
+  // Free ops joined by a value form a group; each group is one small cut.
+  llvm::EquivalenceClasses<unsigned> groups;
+  for (auto [i, free] : llvm::enumerate(isFree))
+    if (free)
+      groups.insert(i);
+  for (auto &[value, use] : uses) {
+    int first = use.producer >= 0 ? use.producer : -1;
+    for (int consumer : use.consumers) {
+      if (consumer < 0)
+        continue;
+      if (first < 0)
+        first = consumer;
+      else
+        groups.unionSets(first, consumer);
+    }
+  }
+  DenseMap<unsigned, SmallVector<Value, 4>> valuesOf;
+  for (auto &[value, use] : uses) {
+    int member = use.producer;
+    for (int consumer : use.consumers)
+      if (member < 0)
+        member = consumer;
+    if (member >= 0)
+      valuesOf[groups.getLeaderValue(member)].push_back(value);
+  }
+
+  // Bytes: an op in FP32 moves 4 bytes per element it reads or writes, in
+  // 16 bits 2; a cast reads 4 and writes 2 (or the reverse) per element.
+  for (auto it = groups.begin(), e = groups.end(); it != e; ++it) {
+    if (!(*it)->isLeader())
+      continue;
+    unsigned leader = (*it)->getData();
+    MinCutGraph graph;
+    DenseMap<unsigned, unsigned> nodeOf;
+    for (unsigned member : groups.members(**it))
+      nodeOf[member] = graph.addNode();
+    for (auto [member, node] : nodeOf) {
+      int64_t elements = 0;
+      for (Value input : inputs[member].dataInputs)
+        elements += getNumElements(input);
+      for (Value result : ops[member]->getResults())
+        if (isConvertible(result))
+          elements += getNumElements(result);
+      // Staying in FP32 costs the difference.
+      graph.addEdge(node, MinCutGraph::kSink, 2 * elements);
+    }
+    auto toNode = [&](int side) -> std::optional<unsigned> {
+      if (side >= 0)
+        return nodeOf.lookup(side);
+      if (side == kHigh)
+        return MinCutGraph::kSource;
+      if (side == kLow)
+        return MinCutGraph::kSink;
+      return std::nullopt;
+    };
+    for (Value value : valuesOf[leader]) {
+      const ValueUses &use = uses.find(value)->second;
+      std::optional<unsigned> producer = toNode(use.producer);
+      if (!producer)
+        continue;
+      int64_t castBytes = 6 * getNumElements(value);
+      SmallVector<unsigned, 2> consumers;
+      for (int consumer : use.consumers)
+        if (std::optional<unsigned> node = toNode(consumer))
+          consumers.push_back(*node);
+      // One cast down, shared by every consumer in the target type: paid
+      // when the producer is in FP32 and some consumer is low.
+      if (*producer != MinCutGraph::kSink &&
+          llvm::any_of(consumers,
+                       [](unsigned c) { return c != MinCutGraph::kSource; })) {
+        unsigned down = graph.addNode();
+        graph.addEdge(*producer, down, castBytes);
+        for (unsigned c : consumers)
+          graph.addEdge(down, c, MinCutGraph::kInfinite);
+      }
+      // One cast up, shared by every FP32 consumer.
+      if (*producer != MinCutGraph::kSource &&
+          llvm::any_of(consumers,
+                       [](unsigned c) { return c != MinCutGraph::kSink; })) {
+        unsigned up = graph.addNode();
+        graph.addEdge(up, *producer, castBytes);
+        for (unsigned c : consumers)
+          graph.addEdge(c, up, MinCutGraph::kInfinite);
+      }
+    }
+    graph.solve();
+    for (auto [member, node] : nodeOf)
+      infos[member].decision.lowPrecision = graph.isOnSinkSide(node);
   }
 }
 

@@ -179,13 +179,15 @@ LogicalResult AmpMixedPrecisionPass::initialize(MLIRContext *ctx) {
   else
     return error() << "invalid unknown-ops '" << unknownOps
                    << "'; expected one of: red, gray, error";
-  if (grayStrategy == "fewest-casts")
+  if (grayStrategy == "min-bytes")
+    resolved.grayStrategy = GrayStrategy::MinBytes;
+  else if (grayStrategy == "fewest-casts")
     resolved.grayStrategy = GrayStrategy::FewestCasts;
   else if (grayStrategy == "follow")
     resolved.grayStrategy = GrayStrategy::Follow;
   else
     return error() << "invalid gray-strategy '" << grayStrategy
-                   << "'; expected one of: fewest-casts, follow";
+                   << "'; expected one of: min-bytes, fewest-casts, follow";
   FailureOr<FloatType> overflow = parseFloatOption(
       ctx, "overflow-type", overflowType, *target, {"f32", "f16", "bf16"});
   if (failed(overflow))

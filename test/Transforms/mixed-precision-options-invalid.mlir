@@ -66,7 +66,7 @@ func.func @f() { return }
 func.func @f() { return }
 
 //--- gray-strategy.mlir
-// expected-error@unknown {{amp-mixed-precision: invalid gray-strategy 'always'; expected one of: fewest-casts, follow}}
+// expected-error@unknown {{amp-mixed-precision: invalid gray-strategy 'always'; expected one of: min-bytes, fewest-casts, follow}}
 func.func @f() { return }
 
 //--- unknown-ops.mlir

@@ -1,6 +1,6 @@
-// RUN: amp-opt %s --amp-mixed-precision=report=%t.json -o /dev/null
+// RUN: amp-opt %s --amp-mixed-precision="gray-strategy=fewest-casts report=%t.json" -o /dev/null
 // RUN: FileCheck %s --input-file=%t.json
-// RUN: amp-opt %s --amp-mixed-precision=report=- -o /dev/null | FileCheck %s
+// RUN: amp-opt %s --amp-mixed-precision="gray-strategy=fewest-casts report=-" -o /dev/null | FileCheck %s
 
 // CHECK: "target": "f16"
 // CHECK: "function": "mlp"

@@ -65,6 +65,9 @@ enum class UnknownOpPolicy { Red, Gray, Error };
 
 /// How gray ops whose inputs are available in low precision are decided.
 enum class GrayStrategy {
+  /// The placement that moves the fewest bytes: an exact minimum cut (the
+  /// default).
+  MinBytes,
   /// Run low unless staying in FP32 needs no more casts (both sweeps).
   FewestCasts,
   /// Always run low (the forward sweep alone; TVM's local rule).
@@ -93,7 +96,7 @@ struct MixedPrecisionOptions {
   /// Indices of green ops kept in FP32 (negative: from the end).
   SmallVector<int64_t> skipLayers;
   UnknownOpPolicy unknownOps = UnknownOpPolicy::Red;
-  GrayStrategy grayStrategy = GrayStrategy::FewestCasts;
+  GrayStrategy grayStrategy = GrayStrategy::MinBytes;
   /// Clamp out-of-range constants instead of keeping consumers in FP32.
   bool clampConstants = false;
   /// Keep function signatures (casts at the boundaries).
@@ -243,6 +246,7 @@ private:
   void forwardSweep();
   void countUses();
   void backwardSweep();
+  void minBytesCut();
 
   bool isLowAvailable(Value value);
   bool constantFits(Operation *constOp);

@@ -24,9 +24,10 @@ def AmpMixedPrecisionPass : Pass<"amp-mixed-precision"> {
       sum/average pooling) stay in FP32; inputs that arrive in low precision
       are cast up;
     * **gray** ops (elementwise arithmetic, max/min/clamp, sigmoid/tanh, max
-      pooling, data movement) run in `target-type` when all their float data
-      inputs already are; among those, ops whose results are only needed in
-      FP32 stay in FP32 when that saves casts.
+      pooling, data movement) run in `target-type` or in FP32, whichever
+      moves fewer bytes, casts included (`gray-strategy=min-bytes`, an exact
+      minimum cut over the function's float data flow); `fewest-casts` and
+      `follow` (TVM's rule) are the older local rules.
 
     Ranges come first: a float range analysis bounds values from constants,
     loop indices, casts, elementwise arithmetic and reductions. An op whose
@@ -91,10 +92,13 @@ def AmpMixedPrecisionPass : Pass<"amp-mixed-precision"> {
                "FP32; negative indices count from the end (0,-1 = first and "
                "last layer)">,
     Option<"grayStrategy", "gray-strategy", "std::string",
-           /*default=*/"\"fewest-casts\"",
-           "How gray ops are decided: fewest-casts (a gray op whose inputs "
-           "are low runs low unless staying in FP32 saves casts) or follow "
-           "(every gray op whose inputs are low runs low, as TVM does)">,
+           /*default=*/"\"min-bytes\"",
+           "How gray ops are decided: min-bytes (the placement that moves "
+           "the fewest bytes, ops and casts counted, by an exact minimum "
+           "cut; it may cast small inputs down upstream), fewest-casts (a "
+           "gray op whose inputs are low runs low unless staying in FP32 "
+           "saves casts) or follow (every gray op whose inputs are low runs "
+           "low, as TVM does)">,
     Option<"unknownOps", "unknown-ops", "std::string", /*default=*/"\"red\"",
            "How to treat ops without a color: red (stay FP32, with a "
            "remark), gray (follow inputs) or error">,
