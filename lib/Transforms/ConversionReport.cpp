@@ -10,7 +10,8 @@
 //    "ops": [{"function", "op", "loc", "color", "reason", "converted",
 //             "compute", "accumulate", "output", "range"}...],
 //    "totals": {"ops", "green", "gray", "red", "unknown", "converted",
-//               "gray_low", "gray_fp32", "casts_inserted",
+//               "gray_low", "gray_fp32", "casts_inserted", "cast_bytes",
+//               "gray_bytes",
 //               "constants_folded", "constant_bytes_before",
 //               "constant_bytes_after", "constants_out_of_range"}}
 // "compute"/"accumulate"/"output" are present for converted ops only;
@@ -117,6 +118,8 @@ void mlir::amp::writeConversionReport(llvm::raw_ostream &os, FloatType target,
       json.attribute("gray_low", grayLow);
       json.attribute("gray_fp32", gray - grayLow);
       json.attribute("casts_inserted", totals.casts);
+      json.attribute("cast_bytes", totals.castBytes);
+      json.attribute("gray_bytes", totals.grayBytes);
       json.attribute("constants_folded", totals.foldedConstants);
       json.attribute("constant_bytes_before", totals.constantBytesBefore);
       json.attribute("constant_bytes_after", totals.constantBytesAfter);
