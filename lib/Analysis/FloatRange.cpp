@@ -246,6 +246,16 @@ FloatRange sumOf(const FloatRange &a, int64_t n) {
                          a.isPoint() && n >= 0, a.isPoint() && n >= 0);
 }
 
+/// `range` of a float constant whose bounds beyond `limit` are no proof.
+FloatRange limitConstant(const FloatRange &range, double limit, bool isFloat) {
+  if (!isFloat || !range.isInterval())
+    return range;
+  return FloatRange::get(
+      range.getLo(), range.getHi(),
+      range.isLoAttained() && std::abs(range.getLo()) <= limit,
+      range.isHiAttained() && std::abs(range.getHi()) <= limit);
+}
+
 /// The range of the values of a constant attribute.
 FloatRange getAttributeRange(Attribute attr) {
   if (auto f = dyn_cast<FloatAttr>(attr))
@@ -302,8 +312,9 @@ class RangeEvaluator {
 public:
   using Lookup = function_ref<FloatRange(Value)>;
 
-  RangeEvaluator(Lookup lookup, double &convertedIntegers)
-      : lookup(lookup), convertedIntegers(convertedIntegers) {}
+  RangeEvaluator(Lookup lookup, double &convertedIntegers, double constantLimit)
+      : lookup(lookup), convertedIntegers(convertedIntegers),
+        constantLimit(constantLimit) {}
 
   /// The ranges of the results of `op`.
   void evaluate(Operation *op, SmallVectorImpl<FloatRange> &results);
@@ -330,6 +341,9 @@ private:
 
   Lookup lookup;
   double &convertedIntegers;
+  /// Float constant bounds beyond this magnitude are not attained (they are
+  /// clamped by the conversion).
+  double constantLimit;
 };
 
 FloatRange RangeEvaluator::evaluateSingle(Operation *op) {
@@ -337,7 +351,9 @@ FloatRange RangeEvaluator::evaluateSingle(Operation *op) {
   if (op->hasTrait<OpTrait::ConstantLike>()) {
     Attribute value;
     if (matchPattern(op->getResult(0), m_Constant(&value)))
-      return getAttributeRange(value);
+      return limitConstant(
+          getAttributeRange(value), constantLimit,
+          isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType())));
     return FloatRange::unbounded();
   }
   auto unary = [&](FloatRange (*f)(const FloatRange &)) {
@@ -448,7 +464,7 @@ void RangeEvaluator::evaluateStructured(linalg::LinalgOp op,
     auto it = local.find(v);
     return it != local.end() ? it->second : lookup(v);
   };
-  RangeEvaluator payload(inner, convertedIntegers);
+  RangeEvaluator payload(inner, convertedIntegers, constantLimit);
   SmallVector<FloatRange> ranges;
   for (Operation &nested : body.without_terminator()) {
     ranges.clear();
@@ -562,7 +578,7 @@ FloatRangeAnalysis::visitOperation(Operation *op,
   };
   double converted = 0;
   SmallVector<FloatRange> ranges;
-  RangeEvaluator(lookup, converted).evaluate(op, ranges);
+  RangeEvaluator(lookup, converted, constantLimit).evaluate(op, ranges);
   if (converted > 0) {
     double &noted = convertedIntegers[op];
     noted = std::max(noted, converted);
@@ -584,7 +600,8 @@ FloatRangeAnalysis::getConvertedIntegerMaxAbs(Operation *op) const {
 // FloatRangeMap
 //===----------------------------------------------------------------------===//
 
-FloatRangeMap::FloatRangeMap(Operation *root) {
+FloatRangeMap::FloatRangeMap(Operation *root, double constantLimit)
+    : constantLimit(constantLimit) {
   for (Region &region : root->getRegions())
     for (Block &block : region)
       for (Operation &op : block)
@@ -606,7 +623,7 @@ void FloatRangeMap::visit(Operation *op) {
   double converted = 0;
   SmallVector<FloatRange, 1> results;
   auto lookupFn = [&](Value value) { return lookup(value); };
-  RangeEvaluator(lookupFn, converted).evaluate(op, results);
+  RangeEvaluator(lookupFn, converted, constantLimit).evaluate(op, results);
   if (converted > 0)
     convertedIntegers[op] = converted;
   for (auto [result, range] : llvm::zip(op->getResults(), results))

@@ -428,11 +428,20 @@ PrecisionPlan::checkRanges(size_t i, FloatType type) {
                             FloatRange::point(bound)};
   }
   // Inputs: constants and init tensors are checked as constants (and may be
-  // clamped with clamp-constants).
-  for (Value input : inputs[i].dataInputs)
-    if (!isRematerializable(input.getDefiningOp()))
-      if (std::optional<RangeProblem> problem = checkValue(input, type))
-        return problem;
+  // clamped with clamp-constants); the output of an op whose precision an
+  // annotation fixed is the user's word (a second run sees it in the target
+  // type already).
+  for (Value input : inputs[i].dataInputs) {
+    Operation *def = input.getDefiningOp();
+    if (isRematerializable(def))
+      continue;
+    if (std::optional<unsigned> producer = def ? findIndex(def) : std::nullopt;
+        producer && infos[*producer].pinned &&
+        infos[*producer].decision.reason == Reason::Annotation)
+      continue;
+    if (std::optional<RangeProblem> problem = checkValue(input, type))
+      return problem;
+  }
   for (Value result : op->getResults()) {
     if (!isConvertible(result))
       continue;
@@ -445,16 +454,21 @@ PrecisionPlan::checkRanges(size_t i, FloatType type) {
 }
 
 void PrecisionPlan::applyRanges() {
+  // With clamp-constants, constants beyond the target are clamped: their
+  // values prove nothing.
+  double constantLimit = options.clampConstants
+                             ? getLargestFinite(options.target)
+                             : std::numeric_limits<double>::infinity();
   switch (options.rangeAnalysis) {
   case RangeAnalysisKind::Off:
     break;
   case RangeAnalysisKind::Walk:
-    rangeMap = std::make_unique<FloatRangeMap>(root);
+    rangeMap = std::make_unique<FloatRangeMap>(root, constantLimit);
     break;
   case RangeAnalysisKind::Dataflow:
     solver = std::make_unique<DataFlowSolver>();
     solver->load<FloatRangeLiveness>();
-    rangeAnalysis = solver->load<FloatRangeAnalysis>();
+    rangeAnalysis = solver->load<FloatRangeAnalysis>(constantLimit);
     if (failed(solver->initializeAndRun(root))) {
       rangeAnalysis = nullptr;
       solver.reset();

@@ -37,6 +37,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <limits>
 #include <optional>
 
 namespace mlir {
@@ -107,7 +108,12 @@ public:
 class FloatRangeAnalysis
     : public dataflow::SparseForwardDataFlowAnalysis<FloatRangeLattice> {
 public:
-  using SparseForwardDataFlowAnalysis::SparseForwardDataFlowAnalysis;
+  /// Float constants' bounds beyond `constantLimit` are not attained (for a
+  /// conversion that clamps such constants).
+  explicit FloatRangeAnalysis(
+      DataFlowSolver &solver,
+      double constantLimit = std::numeric_limits<double>::infinity())
+      : SparseForwardDataFlowAnalysis(solver), constantLimit(constantLimit) {}
 
   void setToEntryState(FloatRangeLattice *lattice) override;
   LogicalResult visitOperation(Operation *op,
@@ -119,6 +125,7 @@ public:
   std::optional<double> getConvertedIntegerMaxAbs(Operation *op) const;
 
 private:
+  double constantLimit;
   llvm::DenseMap<Operation *, double> convertedIntegers;
 };
 
@@ -148,7 +155,11 @@ public:
 class FloatRangeMap {
 public:
   /// Computes the ranges of the values defined in the regions of `root`.
-  explicit FloatRangeMap(Operation *root);
+  /// Float constants' bounds beyond `constantLimit` are not attained (for a
+  /// conversion that clamps such constants).
+  explicit FloatRangeMap(
+      Operation *root,
+      double constantLimit = std::numeric_limits<double>::infinity());
 
   FloatRange lookup(Value value) const;
   /// As FloatRangeAnalysis::getConvertedIntegerMaxAbs.
@@ -157,6 +168,7 @@ public:
 private:
   void visit(Operation *op);
 
+  double constantLimit;
   llvm::DenseMap<Value, FloatRange> ranges;
   llvm::DenseMap<Operation *, double> convertedIntegers;
 };
