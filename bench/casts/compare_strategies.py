@@ -42,7 +42,10 @@ def accuracy(amp_run, model, target, strategy):
     cmd = [amp_run, model, "--randomize-weights", "--runs", "1", "--json",
            f"--pipeline=amp-mixed-precision{{target-type={target} "
            f"gray-strategy={strategy}}}"]
-    run = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    except subprocess.TimeoutExpired:
+        return None
     if run.returncode != 0:
         return None
     try:

@@ -892,10 +892,33 @@ void PrecisionPlan::minBytesCut() {
 
   // Bytes: an op in FP32 moves 4 bytes per element it reads or writes, in
   // 16 bits 2; a cast reads 4 and writes 2 (or the reverse) per element.
+  // A group that touches nothing in the target type (no green op, no low
+  // value) stays in FP32: gray ops run low to serve low-precision ops, never
+  // on their own (a chain of gray ops over constants would move fewer bytes
+  // in 16 bits, but that is a different conversion).
+  DenseSet<unsigned> anchored;
+  for (auto &[value, use] : uses) {
+    bool low = use.producer == kLow ||
+               llvm::is_contained(use.consumers, static_cast<int>(kLow));
+    if (!low)
+      continue;
+    int member = use.producer;
+    for (int consumer : use.consumers)
+      if (member < 0)
+        member = consumer;
+    if (member >= 0)
+      anchored.insert(groups.getLeaderValue(member));
+  }
+
   for (auto it = groups.begin(), e = groups.end(); it != e; ++it) {
     if (!(*it)->isLeader())
       continue;
     unsigned leader = (*it)->getData();
+    if (!anchored.contains(leader)) {
+      for (unsigned member : groups.members(**it))
+        infos[member].decision.lowPrecision = false;
+      continue;
+    }
     MinCutGraph graph;
     DenseMap<unsigned, unsigned> nodeOf;
     for (unsigned member : groups.members(**it))
