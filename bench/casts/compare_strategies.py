@@ -43,7 +43,7 @@ def accuracy(amp_run, model, target, strategy):
            f"--pipeline=amp-mixed-precision{{target-type={target} "
            f"gray-strategy={strategy}}}"]
     try:
-        run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        run = subprocess.run(cmd, capture_output=True, text=True, timeout=90)
     except subprocess.TimeoutExpired:
         return None
     if run.returncode != 0:

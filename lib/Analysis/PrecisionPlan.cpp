@@ -897,8 +897,14 @@ void PrecisionPlan::minBytesCut() {
   // on their own (a chain of gray ops over constants would move fewer bytes
   // in 16 bits, but that is a different conversion).
   DenseSet<unsigned> anchored;
+  auto isGreenOutput = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    std::optional<unsigned> i = def ? findIndex(def) : std::nullopt;
+    return i && infos[*i].decision.color == Color::green &&
+           infos[*i].decision.lowPrecision;
+  };
   for (auto &[value, use] : uses) {
-    bool low = use.producer == kLow ||
+    bool low = use.producer == kLow || isGreenOutput(value) ||
                llvm::is_contained(use.consumers, static_cast<int>(kLow));
     if (!low)
       continue;
