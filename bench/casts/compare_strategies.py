@@ -66,6 +66,8 @@ def main():
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--accuracy", action="store_true",
                         help="also measure accuracy with amp-run (slow)")
+    parser.add_argument("--accuracy-targets", default="f16,bf16",
+                        help="targets whose accuracy --accuracy measures")
     parser.add_argument("--out", default=os.path.join(ROOT, "bench/results/casts.md"))
     args = parser.parse_args()
     amp_opt = os.path.join(args.build, "bin/amp-opt")
@@ -90,7 +92,7 @@ def main():
                 sums[strategy][2] += t["gray_bytes"]
                 cell = (f"{t['casts_inserted']} / {fmt_bytes(t['cast_bytes'])} / "
                         f"{fmt_bytes(t['gray_bytes'])} / {share:.0%}")
-                if args.accuracy:
+                if args.accuracy and target in args.accuracy_targets.split(","):
                     err = accuracy(amp_run, model, target, strategy)
                     cell += " / " + ("n/a" if err is None else f"{err:.1e}")
                 cells.append(cell)
@@ -106,7 +108,8 @@ def main():
 
     cell_doc = "casts / cast bytes / gray-op bytes / ops in 16 bits"
     if args.accuracy:
-        cell_doc += " / rel. L2 error vs FP32 (amp-run, random weights)"
+        cell_doc += (" / rel. L2 error vs FP32 (amp-run, random weights, seed 0;"
+                     " measured for " + args.accuracy_targets + ")")
     lines = [
         "# Gray strategies: casts and bytes moved",
         "",
@@ -124,7 +127,8 @@ def main():
         f"Each cell: {cell_doc}.",
         "",
         "Command: `python3 bench/casts/compare_strategies.py"
-        + (" --accuracy" if args.accuracy else "") + "`  ",
+        + (f" --accuracy --accuracy-targets={args.accuracy_targets}"
+           if args.accuracy else "") + "`  ",
         f"Machine: {platform.machine()} {platform.system()} (counts do not",
         "depend on the machine).",
         "",
