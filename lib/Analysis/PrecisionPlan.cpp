@@ -13,16 +13,22 @@
 
 #include "amp/Analysis/PrecisionPlan.h"
 
+#include "amp/Analysis/MinCut.h"
 #include "amp/IR/AmpDialect.h"
 #include "amp/Utils/CastUtils.h"
 
+#include "mlir/Analysis/DataFlowFramework.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/Format.h"
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -65,10 +71,13 @@ LogicalResult PrecisionPlan::run() {
   applySkipLayers();
   if (failed(assignPrecisions()))
     return failure();
+  applyRanges();
   forwardSweep();
   if (options.grayStrategy == GrayStrategy::FewestCasts) {
     countUses();
     backwardSweep();
+  } else if (options.grayStrategy == GrayStrategy::MinBytes) {
+    minBytesCut();
   }
   // What only planning needs is freed before the rewrite allocates (peak
   // memory on a big function).
@@ -76,6 +85,9 @@ LogicalResult PrecisionPlan::run() {
   std::vector<OpInputs>().swap(inputs);
   values = decltype(values)();
   constantFitCache = decltype(constantFitCache)();
+  rangeAnalysis = nullptr;
+  solver.reset();
+  rangeMap.reset();
   return success();
 }
 
@@ -99,7 +111,9 @@ void PrecisionPlan::addOp(Operation *op, OpInfo &&info, OpInputs &&in,
 }
 
 void PrecisionPlan::collectOp(Operation *op) {
-  if (isFloatConstant(op))
+  // Constants and init tensors are rebuilt in the type each consumer reads
+  // them in: they take no part.
+  if (isRematerializable(op))
     return;
   SmallVector<Value, 4> reads;
   for (Value operand : op->getOperands())
@@ -113,8 +127,8 @@ void PrecisionPlan::collectOp(Operation *op) {
 
   auto iface = dyn_cast<MixedPrecisionOpInterface>(op);
   if (!iface) {
-    bool touches = !reads.empty() || llvm::any_of(op->getResults(),
-                                                  isConvertible);
+    bool touches =
+        !reads.empty() || llvm::any_of(op->getResults(), isConvertible);
     readers.push_back({op, reads});
     if (touches && !isStructural(op)) {
       // An op without a color: remembered, colored later by the lists or the
@@ -244,8 +258,7 @@ LogicalResult PrecisionPlan::colorOps() {
       }
     }
     if (!d.unknown) {
-      if (std::optional<ColorDecision> decision =
-              options.policy.getColor(op)) {
+      if (std::optional<ColorDecision> decision = options.policy.getColor(op)) {
         d.color = decision->color;
         d.reason = decision->reason;
         continue;
@@ -342,6 +355,209 @@ LogicalResult PrecisionPlan::assignPrecisions() {
 }
 
 //===----------------------------------------------------------------------===//
+// Ranges
+//===----------------------------------------------------------------------===//
+
+/// The float attributes of `op` a type must hold (clamp bounds and the
+/// like): FP32 values other than +-FLT_MAX and infinities, which stand for
+/// "no bound" and map to the target's own largest value.
+static void getBoundAttributes(Operation *op, SmallVectorImpl<double> &bounds) {
+  double flt = getLargestFinite(Float32Type::get(op->getContext()));
+  for (NamedAttribute attr : op->getAttrs()) {
+    auto value = dyn_cast<FloatAttr>(attr.getValue());
+    if (!value || !value.getType().isF32())
+      continue;
+    double v = value.getValueAsDouble();
+    if (std::isfinite(v) && std::abs(v) != flt)
+      bounds.push_back(v);
+  }
+}
+
+FloatRange PrecisionPlan::getRange(Value value) const {
+  if (rangeMap)
+    return rangeMap->lookup(value);
+  if (rangeAnalysis)
+    return getFloatRange(*solver, value);
+  return FloatRange::unbounded();
+}
+
+std::optional<double> PrecisionPlan::getConvertedIntegers(Operation *op) const {
+  if (rangeMap)
+    return rangeMap->getConvertedIntegerMaxAbs(op);
+  if (rangeAnalysis)
+    return rangeAnalysis->getConvertedIntegerMaxAbs(op);
+  return std::nullopt;
+}
+
+std::optional<PrecisionPlan::RangeProblem>
+PrecisionPlan::checkValue(Value value, FloatType type) {
+  double largest = getLargestFinite(type);
+  if (rangeMap || rangeAnalysis) {
+    // +-FLT_MAX is the sentinel of "lowest"/"highest" (a max-reduction's
+    // init), which maps to the type's own largest value, as in constants.
+    double sentinel = getLargestFinite(Float32Type::get(value.getContext()));
+    auto exceeds = [&](double bound) {
+      return std::abs(bound) > largest && std::abs(bound) != sentinel;
+    };
+    FloatRange range = getRange(value);
+    if ((range.isLoAttained() && exceeds(range.getLo())) ||
+        (range.isHiAttained() && exceeds(range.getHi())))
+      return RangeProblem{Reason::ValueOutOfRange, range};
+  }
+  if (options.observedMaxAbs)
+    if (auto result = dyn_cast<OpResult>(value))
+      if (std::optional<double> m = options.observedMaxAbs(result);
+          m && *m > largest)
+        return RangeProblem{Reason::ObservedRange,
+                            FloatRange::get(-*m, *m, false, false)};
+  return std::nullopt;
+}
+
+std::optional<PrecisionPlan::RangeProblem>
+PrecisionPlan::checkRanges(size_t i, FloatType type) {
+  Operation *op = ops[i];
+  if (std::optional<double> m = getConvertedIntegers(op);
+      m && *m > getExactIntegerLimit(type))
+    return RangeProblem{Reason::IntegerNotExact, FloatRange::point(*m)};
+  if (!options.clampConstants) {
+    SmallVector<double, 2> bounds;
+    getBoundAttributes(op, bounds);
+    for (double bound : bounds)
+      if (std::abs(bound) > getLargestFinite(type))
+        return RangeProblem{Reason::ConstantOutOfRange,
+                            FloatRange::point(bound)};
+  }
+  // Inputs: constants and init tensors are checked as constants (and may be
+  // clamped with clamp-constants); the output of an op whose precision an
+  // annotation fixed is the user's word (a second run sees it in the target
+  // type already).
+  for (Value input : inputs[i].dataInputs) {
+    Operation *def = input.getDefiningOp();
+    if (isRematerializable(def))
+      continue;
+    if (std::optional<unsigned> producer = def ? findIndex(def) : std::nullopt;
+        producer && infos[*producer].pinned &&
+        infos[*producer].decision.reason == Reason::Annotation)
+      continue;
+    if (std::optional<RangeProblem> problem = checkValue(input, type))
+      return problem;
+  }
+  for (Value result : op->getResults()) {
+    if (!isConvertible(result))
+      continue;
+    if (std::optional<RangeProblem> problem = checkValue(result, type)) {
+      problem->outputOnly = true;
+      return problem;
+    }
+  }
+  return std::nullopt;
+}
+
+void PrecisionPlan::applyRanges() {
+  // With clamp-constants, constants beyond the target are clamped: their
+  // values prove nothing.
+  double constantLimit = options.clampConstants
+                             ? getLargestFinite(options.target)
+                             : std::numeric_limits<double>::infinity();
+  switch (options.rangeAnalysis) {
+  case RangeAnalysisKind::Off:
+    break;
+  case RangeAnalysisKind::Walk:
+    rangeMap = std::make_unique<FloatRangeMap>(root, constantLimit);
+    break;
+  case RangeAnalysisKind::Dataflow:
+    solver = std::make_unique<DataFlowSolver>();
+    solver->load<FloatRangeLiveness>();
+    rangeAnalysis = solver->load<FloatRangeAnalysis>(constantLimit);
+    if (failed(solver->initializeAndRun(root))) {
+      rangeAnalysis = nullptr;
+      solver.reset();
+    }
+    break;
+  }
+  FloatType target = options.target, overflow = options.overflowType;
+  auto f32 = Float32Type::get(root->getContext());
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    OpInfo &info = infos[i];
+    OpDecision &d = info.decision;
+    // Annotations that fix a color or a precision are the user's word.
+    if (d.reason == Reason::UnsupportedTypes || d.color == Color::red ||
+        (d.reason == Reason::Annotation && info.pinned))
+      continue;
+    std::optional<RangeProblem> problem = checkRanges(i, target);
+    if (!problem)
+      continue;
+    d.reason = problem->reason;
+    d.range = problem->range;
+    d.rangeType = target;
+    auto iface = dyn_cast<MixedPrecisionOpInterface>(op);
+    bool separateOutput =
+        d.color == Color::green && iface &&
+        iface.getConvertedResultElementType(target, f32) != target;
+    std::optional<RangeProblem> inOverflow;
+    if (overflow)
+      inOverflow = checkRanges(i, overflow);
+    std::string text;
+    llvm::raw_string_ostream remark(text);
+    remark << "'" << op->getName() << "' ";
+    if (problem->outputOnly && separateOutput) {
+      // Low inputs, FP32 accumulation, and an output that holds the values.
+      d.accumulateType = f32;
+      d.outputType = overflow && !inOverflow ? overflow : f32;
+      remark << "keeps " << target << " inputs with an " << d.outputType
+             << " output: " << describeRangeReason(d);
+      op->emitRemark(text);
+      continue;
+    }
+    if (overflow && !inOverflow) {
+      info.overflowType = true;
+      d.computeType = overflow;
+      if (d.color != Color::green || d.accumulateType == target)
+        d.accumulateType = overflow;
+      if (d.color != Color::green || d.outputType == target)
+        d.outputType = overflow;
+      remark << "runs in " << overflow << " (overflow-type): ";
+    } else {
+      info.keptHigh = true;
+      remark << "stays in FP32: ";
+      if (inOverflow)
+        d.rangeType = overflow;
+    }
+    op->emitRemark(text + describeRangeReason(d));
+    info.pinned = true;
+  }
+}
+
+std::string mlir::amp::describeRangeReason(const OpDecision &d) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (!d.range.isInterval() || !d.rangeType)
+    return text;
+  switch (d.reason) {
+  case Reason::IntegerNotExact:
+    os << "it converts integers up to " << llvm::format("%g", d.range.getHi())
+       << " to floats, beyond the exact-integer limit of " << d.rangeType
+       << " (" << llvm::format("%g", getExactIntegerLimit(d.rangeType)) << ")";
+    return text;
+  case Reason::ConstantOutOfRange:
+    os << "its float attribute " << llvm::format("%g", d.range.getHi())
+       << " does not fit " << d.rangeType << " (largest finite "
+       << llvm::format("%g", getLargestFinite(d.rangeType)) << ")";
+    return text;
+  case Reason::ObservedRange:
+    os << "observed range " << d.range << " leaves " << d.rangeType
+       << " (largest finite "
+       << llvm::format("%g", getLargestFinite(d.rangeType)) << ")";
+    return text;
+  default:
+    os << "value range " << d.range << " leaves " << d.rangeType
+       << " (largest finite "
+       << llvm::format("%g", getLargestFinite(d.rangeType)) << ")";
+    return text;
+  }
+}
+
+//===----------------------------------------------------------------------===//
 // Sweeps
 //===----------------------------------------------------------------------===//
 
@@ -392,6 +608,10 @@ bool PrecisionPlan::isLowAvailable(Value value) {
   }
   if (isFloatConstant(def))
     return constantFits(def);
+  if (Operation *scalar = getConstantFillValue(def))
+    return constantFits(scalar);
+  if (isa<tensor::EmptyOp>(def))
+    return true;
   if (Value source = getFloatCastSource(def))
     return getElementTypeOrSelf(source.getType()) == options.target;
   return false;
@@ -410,15 +630,23 @@ void PrecisionPlan::forwardSweep() {
   FloatType target = options.target;
   for (auto [op, info, in] : llvm::zip(ops, infos, inputs)) {
     OpDecision &d = info.decision;
-    if (d.reason == Reason::UnsupportedTypes || d.color == Color::red) {
+    if (d.reason == Reason::UnsupportedTypes || d.color == Color::red ||
+        info.keptHigh) {
       d.lowPrecision = false;
+      continue;
+    }
+    if (info.overflowType) {
+      // Runs in the overflow type: nothing is available in the target type.
+      d.lowPrecision = true;
       continue;
     }
 
     bool constantsFit = true;
     auto checkConstant = [&](Operation *def) {
-      if (isFloatConstant(def) && isSourceElementType(def->getResultTypes()[0]) &&
-          !constantFits(def))
+      if (Operation *scalar = getConstantFillValue(def))
+        def = scalar;
+      if (isFloatConstant(def) &&
+          isSourceElementType(def->getResultTypes()[0]) && !constantFits(def))
         constantsFit = false;
     };
     for (Value input : in.dataInputs)
@@ -445,9 +673,14 @@ void PrecisionPlan::forwardSweep() {
       continue;
     }
 
-    // Gray: a candidate when every float data input is available low.
-    bool inputsLow = llvm::all_of(
-        in.dataInputs, [&](Value input) { return isLowAvailable(input); });
+    // Gray: a candidate when every float data input is available low. An op
+    // without float data inputs (values made from integers) follows nothing:
+    // under follow it stays in FP32; under fewest-casts its consumers decide.
+    bool inputsLow = (!in.dataInputs.empty() ||
+                      options.grayStrategy != GrayStrategy::Follow) &&
+                     llvm::all_of(in.dataInputs, [&](Value input) {
+                       return isLowAvailable(input);
+                     });
     d.lowPrecision = inputsLow && constantsFit;
     if (!constantsFit)
       d.reason = Reason::ConstantOutOfRange;
@@ -469,7 +702,10 @@ void PrecisionPlan::countUses() {
   for (Reader &entry : readers) {
     Operation *reader = entry.op;
     ArrayRef<Value> reads = entry.reads;
-    if (entry.info < 0 || !infos[entry.info].decision.lowPrecision) {
+    // An op in the overflow type reads its inputs in neither the target
+    // type nor FP32: like an FP32 reader, it needs them other than low.
+    if (entry.info < 0 || !infos[entry.info].decision.lowPrecision ||
+        infos[entry.info].overflowType) {
       bool isReturn = lowReturns && reader->hasTrait<OpTrait::ReturnLike>() &&
                       reader->getParentOp() == root;
       for (Value value : reads) {
@@ -496,8 +732,7 @@ void PrecisionPlan::countUses() {
 }
 
 void PrecisionPlan::backwardSweep() {
-  for (auto [op, info, in] :
-       llvm::reverse(llvm::zip(ops, infos, inputs))) {
+  for (auto [op, info, in] : llvm::reverse(llvm::zip(ops, infos, inputs))) {
     OpDecision &d = info.decision;
     if (d.color != Color::gray || !d.lowPrecision || info.pinned)
       continue;
@@ -537,6 +772,219 @@ void PrecisionPlan::backwardSweep() {
 }
 
 //===----------------------------------------------------------------------===//
+// Minimum byte cost (gray-strategy=min-bytes)
+//===----------------------------------------------------------------------===//
+
+/// The number of elements of a value (a dynamic dimension counts as 1).
+static int64_t getNumElements(Value value) {
+  auto shaped = dyn_cast<ShapedType>(value.getType());
+  if (!shaped || !shaped.hasRank())
+    return 1;
+  int64_t n = 1;
+  for (int64_t dim : shaped.getShape())
+    if (!ShapedType::isDynamic(dim))
+      n = std::min<int64_t>(n * std::max<int64_t>(dim, 1),
+                            MinCutGraph::kInfinite / 64);
+  return n;
+}
+
+void PrecisionPlan::minBytesCut() {
+  // The variables: gray ops free to run in either type.
+  SmallVector<bool> isFree(ops.size(), false);
+  for (auto [i, info] : llvm::enumerate(infos)) {
+    const OpDecision &d = info.decision;
+    isFree[i] = d.color == Color::gray && !info.pinned && !info.keptHigh &&
+                !info.overflowType && d.reason != Reason::ConstantOutOfRange &&
+                d.reason != Reason::UnsupportedTypes;
+  }
+  // Where a value is made and read: a free op (its index), or a fixed side.
+  enum : int { kHigh = -1, kLow = -2, kAny = -3 };
+  auto producerOf = [&](Value value) -> int {
+    Operation *def = value.getDefiningOp();
+    if (!def) {
+      auto arg = cast<BlockArgument>(value);
+      return !options.keepIOTypes && arg.getOwner()->isEntryBlock() &&
+                     arg.getOwner()->getParentOp() == root &&
+                     isPublicFunction(root)
+                 ? kAny
+                 : kHigh;
+    }
+    if (isRematerializable(def))
+      return kAny;
+    if (Value source = getFloatCastSource(def))
+      return getElementTypeOrSelf(source.getType()) == options.target ? kAny
+                                                                      : kHigh;
+    std::optional<unsigned> i = findIndex(def);
+    if (!i)
+      return kHigh;
+    if (isFree[*i])
+      return *i;
+    const OpInfo &info = infos[*i];
+    if (!info.decision.lowPrecision || info.overflowType)
+      return kHigh;
+    Type native = options.target;
+    if (auto iface = dyn_cast<MixedPrecisionOpInterface>(def))
+      native = iface.getConvertedResultElementType(
+          options.target, info.decision.accumulateType);
+    return native == options.target ? kLow : kHigh;
+  };
+  struct ValueUses {
+    int producer;
+    SmallVector<int, 2> consumers;
+  };
+  llvm::MapVector<Value, ValueUses> uses;
+  auto addUse = [&](Value value, int consumer) {
+    auto [it, inserted] = uses.try_emplace(value);
+    if (inserted)
+      it->second.producer = producerOf(value);
+    if (!llvm::is_contained(it->second.consumers, consumer))
+      it->second.consumers.push_back(consumer);
+  };
+  bool lowReturns = !options.keepIOTypes && isPublicFunction(root);
+  for (const Reader &entry : readers) {
+    if (entry.info >= 0 && isFree[entry.info]) {
+      for (Value input : inputs[entry.info].dataInputs)
+        addUse(input, entry.info);
+      continue;
+    }
+    if (entry.info >= 0) {
+      const OpInfo &info = infos[entry.info];
+      if (info.decision.lowPrecision && !info.overflowType) {
+        for (Value input : inputs[entry.info].dataInputs)
+          addUse(input, kLow);
+        bool accumulateLow = info.decision.accumulateType == options.target;
+        for (unsigned index : info.accumulatorOperands)
+          addUse(entry.op->getOperand(index), accumulateLow ? kLow : kHigh);
+        continue;
+      }
+    }
+    bool isReturn = lowReturns && entry.op->hasTrait<OpTrait::ReturnLike>() &&
+                    entry.op->getParentOp() == root;
+    for (Value value : entry.reads)
+      addUse(value, isReturn ? kAny : kHigh);
+  }
+
+  // Free ops joined by a value form a group; each group is one small cut.
+  llvm::EquivalenceClasses<unsigned> groups;
+  for (auto [i, free] : llvm::enumerate(isFree))
+    if (free)
+      groups.insert(i);
+  for (auto &[value, use] : uses) {
+    int first = use.producer >= 0 ? use.producer : -1;
+    for (int consumer : use.consumers) {
+      if (consumer < 0)
+        continue;
+      if (first < 0)
+        first = consumer;
+      else
+        groups.unionSets(first, consumer);
+    }
+  }
+  DenseMap<unsigned, SmallVector<Value, 4>> valuesOf;
+  for (auto &[value, use] : uses) {
+    int member = use.producer;
+    for (int consumer : use.consumers)
+      if (member < 0)
+        member = consumer;
+    if (member >= 0)
+      valuesOf[groups.getLeaderValue(member)].push_back(value);
+  }
+
+  // Bytes: an op in FP32 moves 4 bytes per element it reads or writes, in
+  // 16 bits 2; a cast reads 4 and writes 2 (or the reverse) per element.
+  // A group that touches nothing in the target type (no green op, no low
+  // value) stays in FP32: gray ops run low to serve low-precision ops, never
+  // on their own (a chain of gray ops over constants would move fewer bytes
+  // in 16 bits, but that is a different conversion).
+  DenseSet<unsigned> anchored;
+  auto isGreenOutput = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    std::optional<unsigned> i = def ? findIndex(def) : std::nullopt;
+    return i && infos[*i].decision.color == Color::green &&
+           infos[*i].decision.lowPrecision;
+  };
+  for (auto &[value, use] : uses) {
+    bool low = use.producer == kLow || isGreenOutput(value) ||
+               llvm::is_contained(use.consumers, static_cast<int>(kLow));
+    if (!low)
+      continue;
+    int member = use.producer;
+    for (int consumer : use.consumers)
+      if (member < 0)
+        member = consumer;
+    if (member >= 0)
+      anchored.insert(groups.getLeaderValue(member));
+  }
+
+  for (auto it = groups.begin(), e = groups.end(); it != e; ++it) {
+    if (!(*it)->isLeader())
+      continue;
+    unsigned leader = (*it)->getData();
+    if (!anchored.contains(leader)) {
+      for (unsigned member : groups.members(**it))
+        infos[member].decision.lowPrecision = false;
+      continue;
+    }
+    MinCutGraph graph;
+    DenseMap<unsigned, unsigned> nodeOf;
+    for (unsigned member : groups.members(**it))
+      nodeOf[member] = graph.addNode();
+    for (auto [member, node] : nodeOf) {
+      int64_t elements = 0;
+      for (Value input : inputs[member].dataInputs)
+        elements += getNumElements(input);
+      for (Value result : ops[member]->getResults())
+        if (isConvertible(result))
+          elements += getNumElements(result);
+      // Staying in FP32 costs the difference.
+      graph.addEdge(node, MinCutGraph::kSink, 2 * elements);
+    }
+    auto toNode = [&](int side) -> std::optional<unsigned> {
+      if (side >= 0)
+        return nodeOf.lookup(side);
+      if (side == kHigh)
+        return MinCutGraph::kSource;
+      if (side == kLow)
+        return MinCutGraph::kSink;
+      return std::nullopt;
+    };
+    for (Value value : valuesOf[leader]) {
+      const ValueUses &use = uses.find(value)->second;
+      std::optional<unsigned> producer = toNode(use.producer);
+      if (!producer)
+        continue;
+      int64_t castBytes = 6 * getNumElements(value);
+      SmallVector<unsigned, 2> consumers;
+      for (int consumer : use.consumers)
+        if (std::optional<unsigned> node = toNode(consumer))
+          consumers.push_back(*node);
+      // One cast down, shared by every consumer in the target type: paid
+      // when the producer is in FP32 and some consumer is low.
+      if (*producer != MinCutGraph::kSink &&
+          llvm::any_of(consumers,
+                       [](unsigned c) { return c != MinCutGraph::kSource; })) {
+        unsigned down = graph.addNode();
+        graph.addEdge(*producer, down, castBytes);
+        for (unsigned c : consumers)
+          graph.addEdge(down, c, MinCutGraph::kInfinite);
+      }
+      // One cast up, shared by every FP32 consumer.
+      if (*producer != MinCutGraph::kSource &&
+          llvm::any_of(consumers,
+                       [](unsigned c) { return c != MinCutGraph::kSink; })) {
+        unsigned up = graph.addNode();
+        graph.addEdge(up, *producer, castBytes);
+        for (unsigned c : consumers)
+          graph.addEdge(c, up, MinCutGraph::kInfinite);
+      }
+    }
+    graph.solve();
+    for (auto [member, node] : nodeOf)
+      infos[member].decision.lowPrecision = graph.isOnSinkSide(node);
+  }
+}
+
+//===----------------------------------------------------------------------===//
 // Queries
 //===----------------------------------------------------------------------===//
 
@@ -559,6 +1007,6 @@ bool PrecisionPlan::isAccumulatorOperand(Operation *op,
 
 bool PrecisionPlan::isDataOperand(Operation *op, OpOperand &operand) const {
   std::optional<unsigned> i = findIndex(op);
-  return i && llvm::is_contained(infos[*i].dataOperands,
-                                 operand.getOperandNumber());
+  return i &&
+         llvm::is_contained(infos[*i].dataOperands, operand.getOperandNumber());
 }

@@ -8,18 +8,23 @@
 // Format (one object):
 //   {"target": "f16",
 //    "ops": [{"function", "op", "loc", "color", "reason", "converted",
-//             "compute", "accumulate", "output"}...],
+//             "compute", "accumulate", "output", "range"}...],
 //    "totals": {"ops", "green", "gray", "red", "unknown", "converted",
-//               "gray_low", "gray_fp32", "casts_inserted",
+//               "gray_low", "gray_fp32", "casts_inserted", "cast_bytes",
+//               "gray_bytes",
 //               "constants_folded", "constant_bytes_before",
 //               "constant_bytes_after", "constants_out_of_range"}}
-// "compute"/"accumulate"/"output" are present for converted ops only.
+// "compute"/"accumulate"/"output" are present for converted ops only;
+// "range" (an object: "lo", "hi", "type" the type the values left, "why" the
+// sentence of the remark) only for decisions a range made.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ConversionReport.h"
 
 #include "llvm/Support/JSON.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -85,6 +90,20 @@ void mlir::amp::writeConversionReport(llvm::raw_ostream &os, FloatType target,
               json.attribute("accumulate", typeString(d.accumulateType));
               json.attribute("output", typeString(d.outputType));
             }
+            if (d.range.isInterval() && d.rangeType) {
+              auto bound = [&](StringRef key, double value) {
+                if (std::isfinite(value))
+                  json.attribute(key, value);
+                else
+                  json.attribute(key, nullptr);
+              };
+              json.attributeObject("range", [&] {
+                bound("lo", d.range.getLo());
+                bound("hi", d.range.getHi());
+                json.attribute("type", typeString(d.rangeType));
+                json.attribute("why", describeRangeReason(d));
+              });
+            }
           });
         }
       }
@@ -99,6 +118,8 @@ void mlir::amp::writeConversionReport(llvm::raw_ostream &os, FloatType target,
       json.attribute("gray_low", grayLow);
       json.attribute("gray_fp32", gray - grayLow);
       json.attribute("casts_inserted", totals.casts);
+      json.attribute("cast_bytes", totals.castBytes);
+      json.attribute("gray_bytes", totals.grayBytes);
       json.attribute("constants_folded", totals.foldedConstants);
       json.attribute("constant_bytes_before", totals.constantBytesBefore);
       json.attribute("constant_bytes_after", totals.constantBytesAfter);

@@ -47,6 +47,8 @@ using namespace mlir::amp;
 
 void ConversionStats::merge(const ConversionStats &other) {
   casts += other.casts;
+  castBytes += other.castBytes;
+  grayBytes += other.grayBytes;
   foldedConstants += other.foldedConstants;
   constantBytesBefore += other.constantBytesBefore;
   constantBytesAfter += other.constantBytesAfter;
@@ -242,6 +244,19 @@ void deduplicateCasts(Operation *root, const TrackedOps &casts,
 //===----------------------------------------------------------------------===//
 // Cast cache
 //===----------------------------------------------------------------------===//
+
+/// The number of elements of a value of `type` (a dynamic dimension counts
+/// as 1).
+int64_t getNumElements(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasRank())
+    return 1;
+  int64_t n = 1;
+  for (int64_t dim : shaped.getShape())
+    if (!ShapedType::isDynamic(dim))
+      n *= dim;
+  return n;
+}
 
 bool isTosaOp(Operation *op) {
   return op && isa_and_nonnull<tosa::TosaDialect>(op->getDialect());
@@ -456,6 +471,20 @@ public:
     }
   }
 
+  /// The bytes the live casts read and write.
+  int64_t countLiveCastBytes() const {
+    int64_t bytes = 0;
+    for (Operation *op : ownCasts.live())
+      if (!op->use_empty())
+        bytes += getNumElements(op->getResult(0).getType()) *
+                 (getElementTypeOrSelf(op->getOperand(0).getType())
+                      .getIntOrFloatBitWidth() +
+                  getElementTypeOrSelf(op->getResult(0).getType())
+                      .getIntOrFloatBitWidth()) /
+                 8;
+    return bytes;
+  }
+
   int64_t countLiveCasts() const {
     return llvm::count_if(ownCasts.live(),
                           [](Operation *op) { return !op->use_empty(); });
@@ -660,12 +689,14 @@ void emitDecisionRemark(Operation *op, const OpDecision &decision) {
        << stringifyReason(decision.reason) << "), ";
   if (!decision.lowPrecision) {
     diag << "stays in FP32";
-    return;
+  } else {
+    diag << "inputs " << decision.computeType;
+    if (decision.color == Color::green)
+      diag << ", accumulate " << decision.accumulateType << ", output "
+           << decision.outputType;
   }
-  diag << "inputs " << decision.computeType;
-  if (decision.color == Color::green)
-    diag << ", accumulate " << decision.accumulateType << ", output "
-         << decision.outputType;
+  if (std::string why = describeRangeReason(decision); !why.empty())
+    diag << "; " << why;
 }
 
 std::string getFunctionName(Operation *root) {
@@ -701,9 +732,14 @@ LogicalResult mlir::amp::convertToMixedPrecision(
   for (Operation *castOp : disposableCasts)
     casts.release(castOp);
 
+  int64_t grayElements = 0; // Of the op being recorded.
   auto addRecord = [&](OpRecord &record) {
     const OpDecision &d = record.decision;
     ConversionStats &stats = out.stats;
+    if (d.color == Color::gray)
+      stats.grayBytes +=
+          grayElements *
+          (d.lowPrecision ? d.computeType.getIntOrFloatBitWidth() / 8 : 4);
     stats.unknown += d.unknown;
     if (d.color == Color::green && d.lowPrecision)
       ++stats.green;
@@ -719,6 +755,16 @@ LogicalResult mlir::amp::convertToMixedPrecision(
   for (auto [planIndex, op] : llvm::enumerate(plan.getOps())) {
     const OpDecision &decision = plan.getDecision(planIndex);
     OpRecord record{op->getName(), op->getLoc(), decision};
+    // The elements a gray op reads and writes (data operands, float
+    // results), before its rewrite changes them.
+    grayElements = 0;
+    if (decision.color == Color::gray) {
+      for (unsigned i : plan.getDataOperands(planIndex))
+        grayElements += getNumElements(op->getOperand(i).getType());
+      for (Type type : op->getResultTypes())
+        if (isCastableFloatType(type))
+          grayElements += getNumElements(type);
+    }
     if (options.remarks)
       emitDecisionRemark(op, decision);
     if (!decision.lowPrecision) {
@@ -792,6 +838,7 @@ LogicalResult mlir::amp::convertToMixedPrecision(
   deduplicateCasts(root, listener.casts, rewriter);
   casts.eraseDead();
   out.stats.casts = casts.countLiveCasts();
+  out.stats.castBytes = casts.countLiveCastBytes();
   out.stats.foldedConstants = casts.countLiveConstants();
   out.stats.constants = plan.getConstantSummary();
   if (options.countConstantBytes)

@@ -179,13 +179,33 @@ LogicalResult AmpMixedPrecisionPass::initialize(MLIRContext *ctx) {
   else
     return error() << "invalid unknown-ops '" << unknownOps
                    << "'; expected one of: red, gray, error";
-  if (grayStrategy == "fewest-casts")
+  if (grayStrategy == "min-bytes")
+    resolved.grayStrategy = GrayStrategy::MinBytes;
+  else if (grayStrategy == "fewest-casts")
     resolved.grayStrategy = GrayStrategy::FewestCasts;
   else if (grayStrategy == "follow")
     resolved.grayStrategy = GrayStrategy::Follow;
   else
     return error() << "invalid gray-strategy '" << grayStrategy
-                   << "'; expected one of: fewest-casts, follow";
+                   << "'; expected one of: min-bytes, fewest-casts, follow";
+  FailureOr<FloatType> overflow = parseFloatOption(
+      ctx, "overflow-type", overflowType, *target, {"f32", "f16", "bf16"});
+  if (failed(overflow))
+    return failure();
+  if (*overflow == *target)
+    return error() << "overflow-type must differ from target-type ("
+                   << targetType
+                   << "): it is the type of ops whose values do not fit it";
+  resolved.overflowType = overflow->isF32() ? FloatType() : *overflow;
+  if (rangeAnalysis == "walk")
+    resolved.rangeAnalysis = RangeAnalysisKind::Walk;
+  else if (rangeAnalysis == "dataflow")
+    resolved.rangeAnalysis = RangeAnalysisKind::Dataflow;
+  else if (rangeAnalysis == "off")
+    resolved.rangeAnalysis = RangeAnalysisKind::Off;
+  else
+    return error() << "invalid range-analysis '" << rangeAnalysis
+                   << "'; expected one of: walk, dataflow, off";
   resolved.clampConstants = clampConstants;
   resolved.countConstantBytes = !report.empty();
   resolved.recordDecisions = !report.empty();
@@ -343,8 +363,8 @@ void AmpMixedPrecisionPass::runOnOperation() {
     return WalkResult::advance();
   });
 
-  SmallVector<FunctionConversion> conversions(functions.size());
-  SmallVector<MixedPrecisionOptions> options;
+  SmallVector<FunctionConversion, 0> conversions(functions.size());
+  SmallVector<MixedPrecisionOptions, 0> options;
   options.reserve(functions.size());
   for (Operation *func : functions)
     options.push_back(optionsFor(func));

@@ -60,8 +60,20 @@ bool mlir::amp::isFloatConstant(Operation *op) {
   return isConvertibleFloatConstant(value);
 }
 
+Operation *mlir::amp::getConstantFillValue(Operation *op) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op);
+  if (!fill || !fill.hasPureTensorSemantics() || fill->getNumResults() != 1)
+    return nullptr;
+  Operation *scalar = fill.getInputs()[0].getDefiningOp();
+  if (!scalar || !isFloatConstant(scalar) ||
+      !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+    return nullptr;
+  return scalar;
+}
+
 bool mlir::amp::isRematerializable(Operation *op) {
-  return isFloatConstant(op) || isa_and_nonnull<tensor::EmptyOp>(op);
+  return isFloatConstant(op) || isa_and_nonnull<tensor::EmptyOp>(op) ||
+         getConstantFillValue(op);
 }
 
 Value mlir::amp::createFloatCast(OpBuilder &b, Location loc, Value value,
@@ -103,9 +115,8 @@ Value mlir::amp::createEmptyLike(OpBuilder &b, Location loc, Value like,
                                  type.getEncoding());
 }
 
-Value mlir::amp::materializeElementType(OpBuilder &b, Location loc,
-                                        Value value, Type elementType,
-                                        bool preferTosa) {
+Value mlir::amp::materializeElementType(OpBuilder &b, Location loc, Value value,
+                                        Type elementType, bool preferTosa) {
   if (getElementTypeOrSelf(value.getType()) == elementType)
     return value;
   Operation *def = value.getDefiningOp();
@@ -127,6 +138,18 @@ Value mlir::amp::materializeElementType(OpBuilder &b, Location loc,
   if (auto empty = dyn_cast_or_null<tensor::EmptyOp>(def))
     return tensor::EmptyOp::create(b, loc, empty.getMixedSizes(), elementType,
                                    empty.getType().getEncoding());
+  if (Operation *scalar = getConstantFillValue(def);
+      scalar && isa<FloatType>(elementType)) {
+    // A new fill of the converted constant into a new empty tensor.
+    auto fill = cast<linalg::FillOp>(def);
+    Value newScalar = materializeElementType(b, loc, scalar->getResult(0),
+                                             elementType, preferTosa);
+    Value init = materializeElementType(b, loc, fill.getOutputs()[0],
+                                        elementType, preferTosa);
+    return linalg::FillOp::create(b, loc, ValueRange{newScalar},
+                                  ValueRange{init})
+        .getResult(0);
+  }
   return createFloatCast(b, loc, value, elementType, preferTosa);
 }
 

@@ -1,5 +1,5 @@
-// RUN: amp-opt %s --amp-mixed-precision=keep-io-types=false -o %t.once.mlir
-// RUN: amp-opt %t.once.mlir --amp-mixed-precision=keep-io-types=false -o %t.twice.mlir
+// RUN: amp-opt %s --amp-mixed-precision="gray-strategy=fewest-casts keep-io-types=false" -o %t.once.mlir
+// RUN: amp-opt %t.once.mlir --amp-mixed-precision="gray-strategy=fewest-casts keep-io-types=false" -o %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 // RUN: FileCheck %s --input-file=%t.once.mlir
 

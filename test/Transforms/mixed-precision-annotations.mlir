@@ -1,4 +1,4 @@
-// RUN: amp-opt %s --amp-mixed-precision --split-input-file | FileCheck %s
+// RUN: amp-opt %s --amp-mixed-precision=gray-strategy=fewest-casts --split-input-file | FileCheck %s
 
 // amp.color overrides the lists: a red matmul stays FP32, a green tanh runs
 // in f16, a gray exp follows its inputs.

@@ -1,4 +1,4 @@
-// RUN: amp-opt %s --amp-mixed-precision | FileCheck %s
+// RUN: amp-opt %s --amp-mixed-precision=gray-strategy=fewest-casts | FileCheck %s
 
 // Scalar code: gray arithmetic follows, red math stays in FP32, and the
 // scalar casts are arith casts.

@@ -1,4 +1,4 @@
-// RUN: amp-opt %s --amp-mixed-precision --split-input-file | FileCheck %s
+// RUN: amp-opt %s --amp-mixed-precision=gray-strategy=fewest-casts --split-input-file | FileCheck %s
 
 // One cast per value and type, shared by every consumer.
 // CHECK-LABEL: func.func @one_cast_per_value

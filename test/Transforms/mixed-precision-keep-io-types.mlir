@@ -1,6 +1,6 @@
-// RUN: amp-opt %s --amp-mixed-precision | FileCheck %s --check-prefix=KEEP
-// RUN: amp-opt %s --amp-mixed-precision=keep-io-types=false | FileCheck %s --check-prefix=FREE
-// RUN: amp-opt %s --amp-mixed-precision=keep-io-types=false | amp-opt --amp-mixed-precision=keep-io-types=false | FileCheck %s --check-prefix=FREE
+// RUN: amp-opt %s --amp-mixed-precision=gray-strategy=fewest-casts | FileCheck %s --check-prefix=KEEP
+// RUN: amp-opt %s --amp-mixed-precision="gray-strategy=fewest-casts keep-io-types=false" | FileCheck %s --check-prefix=FREE
+// RUN: amp-opt %s --amp-mixed-precision="gray-strategy=fewest-casts keep-io-types=false" | amp-opt --amp-mixed-precision="gray-strategy=fewest-casts keep-io-types=false" | FileCheck %s --check-prefix=FREE
 
 // By default signatures are kept: casts at the boundaries.
 // KEEP-LABEL: func.func @forward(%arg0: tensor<8x8xf32>, %arg1: tensor<8x8xf32>, %arg2: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>)

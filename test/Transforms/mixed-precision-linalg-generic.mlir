@@ -1,4 +1,4 @@
-// RUN: amp-opt %s --amp-mixed-precision --split-input-file | FileCheck %s
+// RUN: amp-opt %s --amp-mixed-precision=gray-strategy=fewest-casts --split-input-file | FileCheck %s
 
 // linalg.generic is classified by its payload and iterators, and its payload
 // is rewritten consistently with its operands.

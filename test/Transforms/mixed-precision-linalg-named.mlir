@@ -1,5 +1,5 @@
-// RUN: amp-opt %s --amp-mixed-precision --split-input-file | FileCheck %s
-// RUN: amp-opt %s --amp-mixed-precision --split-input-file | amp-opt --verify-roundtrip > /dev/null
+// RUN: amp-opt %s --amp-mixed-precision=gray-strategy=fewest-casts --split-input-file | FileCheck %s
+// RUN: amp-opt %s --amp-mixed-precision=gray-strategy=fewest-casts --split-input-file | amp-opt --verify-roundtrip > /dev/null
 
 // Green linalg named ops: f16 inputs, f32 init (accumulator), f32 result.
 

@@ -9,6 +9,9 @@
 // RUN: amp-opt %t/list-dialect.mlir --amp-mixed-precision=red=foo.bar --verify-diagnostics
 // RUN: amp-opt %t/list-twice.mlir --amp-mixed-precision="green=math.exp red=math.exp" --verify-diagnostics
 // RUN: amp-opt %t/gray-strategy.mlir --amp-mixed-precision=gray-strategy=always --verify-diagnostics
+// RUN: amp-opt %t/overflow-type.mlir --amp-mixed-precision=overflow-type=f64 --verify-diagnostics
+// RUN: amp-opt %t/overflow-type-target.mlir --amp-mixed-precision=overflow-type=f16 --verify-diagnostics
+// RUN: amp-opt %t/range-analysis.mlir --amp-mixed-precision=range-analysis=maybe --verify-diagnostics
 // RUN: amp-opt %t/unknown-ops.mlir --amp-mixed-precision=unknown-ops=blue --verify-diagnostics
 // RUN: amp-opt %t/policy-parse.mlir "--amp-mixed-precision=policy=#amp.default_policy<min_macs=>" --verify-diagnostics
 // RUN: amp-opt %t/policy-kind.mlir "--amp-mixed-precision=policy=#amp.color<red>" --verify-diagnostics
@@ -24,6 +27,18 @@
 
 //--- target.mlir
 // expected-error@unknown {{amp-mixed-precision: invalid target-type 'f8E4M3FN'; expected one of: f16, bf16}}
+func.func @f() { return }
+
+//--- overflow-type.mlir
+// expected-error@unknown {{amp-mixed-precision: invalid overflow-type 'f64'; expected one of: f32, f16, bf16}}
+func.func @f() { return }
+
+//--- overflow-type-target.mlir
+// expected-error@unknown {{amp-mixed-precision: overflow-type must differ from target-type (f16): it is the type of ops whose values do not fit it}}
+func.func @f() { return }
+
+//--- range-analysis.mlir
+// expected-error@unknown {{amp-mixed-precision: invalid range-analysis 'maybe'; expected one of: walk, dataflow, off}}
 func.func @f() { return }
 
 //--- accumulate.mlir
@@ -51,7 +66,7 @@ func.func @f() { return }
 func.func @f() { return }
 
 //--- gray-strategy.mlir
-// expected-error@unknown {{amp-mixed-precision: invalid gray-strategy 'always'; expected one of: fewest-casts, follow}}
+// expected-error@unknown {{amp-mixed-precision: invalid gray-strategy 'always'; expected one of: min-bytes, fewest-casts, follow}}
 func.func @f() { return }
 
 //--- unknown-ops.mlir

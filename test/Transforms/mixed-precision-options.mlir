@@ -1,10 +1,10 @@
-// RUN: amp-opt %s --amp-mixed-precision=target-type=bf16 | FileCheck %s --check-prefix=BF16
-// RUN: amp-opt %s --amp-mixed-precision=accumulate-type=target | FileCheck %s --check-prefix=ACC16
-// RUN: amp-opt %s --amp-mixed-precision=output-type=f32 | FileCheck %s --check-prefix=OUT32
-// RUN: amp-opt %s --amp-mixed-precision="red=linalg.matmul gray=math.exp" | FileCheck %s --check-prefix=LISTS
-// RUN: amp-opt %s --amp-mixed-precision=min-macs=100000 | FileCheck %s --check-prefix=MACS
-// RUN: amp-opt %s --amp-mixed-precision=skip-layers=0,-1 | FileCheck %s --check-prefix=SKIP
-// RUN: amp-opt %s --amp-mixed-precision=skip-layers=1 | FileCheck %s --check-prefix=SKIP1
+// RUN: amp-opt %s --amp-mixed-precision="gray-strategy=fewest-casts target-type=bf16" | FileCheck %s --check-prefix=BF16
+// RUN: amp-opt %s --amp-mixed-precision="gray-strategy=fewest-casts accumulate-type=target" | FileCheck %s --check-prefix=ACC16
+// RUN: amp-opt %s --amp-mixed-precision="gray-strategy=fewest-casts output-type=f32" | FileCheck %s --check-prefix=OUT32
+// RUN: amp-opt %s --amp-mixed-precision="gray-strategy=fewest-casts red=linalg.matmul gray=math.exp" | FileCheck %s --check-prefix=LISTS
+// RUN: amp-opt %s --amp-mixed-precision="gray-strategy=fewest-casts min-macs=100000" | FileCheck %s --check-prefix=MACS
+// RUN: amp-opt %s --amp-mixed-precision="gray-strategy=fewest-casts skip-layers=0,-1" | FileCheck %s --check-prefix=SKIP
+// RUN: amp-opt %s --amp-mixed-precision="gray-strategy=fewest-casts skip-layers=1" | FileCheck %s --check-prefix=SKIP1
 
 // Three matmuls (64x64x64 = 262144 MACs, 8x8x64 = 4096 MACs, 64x64x64)
 // with tanh and exp between them.

@@ -1,6 +1,6 @@
-// RUN: amp-opt %s --amp-mixed-precision --split-input-file | FileCheck %s
+// RUN: amp-opt %s --amp-mixed-precision=gray-strategy=fewest-casts --split-input-file | FileCheck %s
 // The policy option overrides the module's amp.policy.
-// RUN: amp-opt %s --amp-mixed-precision="policy=#amp.default_policy" --split-input-file | FileCheck %s --check-prefix=OPTION
+// RUN: amp-opt %s --amp-mixed-precision="gray-strategy=fewest-casts policy=#amp.default_policy" --split-input-file | FileCheck %s --check-prefix=OPTION
 
 // A policy on the module: the default policy with a MAC threshold. The small
 // matmul (8x8x8 = 512 MACs) is gray and follows its FP32 inputs.

@@ -1,4 +1,4 @@
-// RUN: amp-opt %s --amp-mixed-precision=remarks=true --verify-diagnostics -o /dev/null
+// RUN: amp-opt %s --amp-mixed-precision="gray-strategy=fewest-casts remarks=true" --verify-diagnostics -o /dev/null
 
 func.func @f(%x: tensor<16x16xf32>, %w: tensor<16x16xf32>) -> tensor<16x16xf32> {
   // expected-remark@+1 {{amp: green (default list), inputs 'f16', accumulate 'f32', output 'f16'}}

@@ -1,11 +1,11 @@
-// RUN: amp-opt %s --amp-mixed-precision=report=%t.json -o /dev/null
+// RUN: amp-opt %s --amp-mixed-precision="gray-strategy=fewest-casts report=%t.json" -o /dev/null
 // RUN: FileCheck %s --input-file=%t.json
-// RUN: amp-opt %s --amp-mixed-precision=report=- -o /dev/null | FileCheck %s
+// RUN: amp-opt %s --amp-mixed-precision="gray-strategy=fewest-casts report=-" -o /dev/null | FileCheck %s
 
 // CHECK: "target": "f16"
 // CHECK: "function": "mlp"
 // CHECK-NEXT: "op": "linalg.matmul"
-// CHECK-NEXT: "loc": "{{.*}}mixed-precision-report.mlir:[[@LINE+36]]:{{[0-9]+}}"
+// CHECK-NEXT: "loc": "{{.*}}mixed-precision-report.mlir:[[@LINE+38]]:{{[0-9]+}}"
 // CHECK-NEXT: "color": "green"
 // CHECK-NEXT: "reason": "default list"
 // CHECK-NEXT: "converted": true
@@ -33,6 +33,8 @@
 // CHECK-NEXT: "gray_low": 1
 // CHECK-NEXT: "gray_fp32": 0
 // CHECK-NEXT: "casts_inserted": 4
+// CHECK-NEXT: "cast_bytes": 6144
+// CHECK-NEXT: "gray_bytes": 1024
 // CHECK-NEXT: "constants_folded": 1
 // CHECK-NEXT: "constant_bytes_before": 1024
 // CHECK-NEXT: "constant_bytes_after": 1536

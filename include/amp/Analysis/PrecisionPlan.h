@@ -11,16 +11,31 @@
 //  1. Color every op: annotation (`amp.color`, `amp.precision`) > user lists
 //     (`green=`, `gray=`, `red=`) > policy; then `skip-layers` keeps chosen
 //     green ops in FP32. Ops without a color are handled as configured.
-//  2. Forward sweep, in program order: green ops run in the target type; a
+//  2. Ranges (FloatRange.h): an op whose values provably leave the target's
+//     finite range (a bound some element attains, or a range observed on
+//     sample inputs, MixedPrecisionOptions::observedMaxAbs), whose float
+//     attributes do not fit, or that converts integers beyond the target's
+//     exact-integer limit, runs in the overflow type if one is set and it
+//     fits there, otherwise in FP32. A green op whose inputs fit but whose
+//     output does not keeps low inputs with an FP32 (or overflow-type)
+//     output. Unknown (unbounded) ranges are never a reason.
+//  3. Forward sweep, in program order: green ops run in the target type; a
 //     gray op is a candidate for the target type when every float data input
 //     is available in it (a low-precision result, a green op's output, a
-//     constant that fits, an exact widening of a low value).
-//  3. Backward sweep, in reverse order: a candidate whose results are all
+//     constant that fits, an exact widening of a low value). A gray op
+//     without float data inputs follows nothing: it is a candidate only
+//     under fewest-casts.
+//  4. Backward sweep, in reverse order: a candidate whose results are all
 //     consumed in FP32 stays in FP32 when that needs no more casts than
 //     running it low and casting its results up (ties go to FP32, which is
 //     more accurate and lets the saving propagate to its producers).
 //
-// Both sweeps are linear in the number of ops and uses. The rewrite that
+// Init tensors (tensor.empty, linalg.fill of a constant) take no part: a
+// consumer that reads one in low precision gets its own low copy, so FP32
+// consumers keep reading the FP32 original.
+//
+// The sweeps are linear in the number of ops and uses; the range analysis
+// visits each op about once (a payload costs its size). The rewrite that
 // carries out a plan lives in lib/Transforms.
 //
 //===----------------------------------------------------------------------===//
@@ -28,6 +43,7 @@
 #ifndef AMP_ANALYSIS_PRECISIONPLAN_H
 #define AMP_ANALYSIS_PRECISIONPLAN_H
 
+#include "amp/Analysis/FloatRange.h"
 #include "amp/IR/AmpAttrs.h"
 #include "amp/Utils/FloatConversion.h"
 
@@ -35,6 +51,9 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <functional>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace mlir {
@@ -46,10 +65,24 @@ enum class UnknownOpPolicy { Red, Gray, Error };
 
 /// How gray ops whose inputs are available in low precision are decided.
 enum class GrayStrategy {
+  /// The placement that moves the fewest bytes: an exact minimum cut (the
+  /// default).
+  MinBytes,
   /// Run low unless staying in FP32 needs no more casts (both sweeps).
   FewestCasts,
   /// Always run low (the forward sweep alone; TVM's local rule).
   Follow,
+};
+
+/// How the float range analysis runs (FloatRange.h).
+enum class RangeAnalysisKind {
+  /// Constants only (their own check); no value is bounded.
+  Off,
+  /// FloatRangeMap: one walk in program order (the default).
+  Walk,
+  /// FloatRangeAnalysis in a DataFlowSolver: the same transfer functions,
+  /// about 1 KB per op more.
+  Dataflow,
 };
 
 /// The resolved options of a mixed-precision conversion.
@@ -63,7 +96,7 @@ struct MixedPrecisionOptions {
   /// Indices of green ops kept in FP32 (negative: from the end).
   SmallVector<int64_t> skipLayers;
   UnknownOpPolicy unknownOps = UnknownOpPolicy::Red;
-  GrayStrategy grayStrategy = GrayStrategy::FewestCasts;
+  GrayStrategy grayStrategy = GrayStrategy::MinBytes;
   /// Clamp out-of-range constants instead of keeping consumers in FP32.
   bool clampConstants = false;
   /// Keep function signatures (casts at the boundaries).
@@ -77,6 +110,21 @@ struct MixedPrecisionOptions {
   /// Keep the decision for every op (FunctionConversion::records, for the
   /// report); the counts in ConversionStats are kept either way.
   bool recordDecisions = true;
+  /// How values are bounded (FloatRange.h).
+  RangeAnalysisKind rangeAnalysis = RangeAnalysisKind::Walk;
+  /// The type an op runs in when its values do not fit the target type but
+  /// fit this one (bf16 for an f16 target); null: such ops stay in FP32.
+  FloatType overflowType;
+  /// Ranges observed on sample inputs: the largest |x| of an op result, with
+  /// whatever safety margin the caller wants already applied, or nullopt if
+  /// nothing was observed for it; null: none. An observed magnitude above the
+  /// largest finite value of a type counts exactly like a provable overflow
+  /// (Reason::ObservedRange): the op that produces the value, and the ops
+  /// that would read it in that type, do not use it; a green op whose
+  /// output alone overflows keeps low inputs with an FP32 (or overflow-type)
+  /// output. Called once or twice per float result of the ops that take
+  /// part, from the thread that converts the function.
+  std::function<std::optional<double>(OpResult)> observedMaxAbs;
 };
 
 /// The decision for one op.
@@ -90,7 +138,18 @@ struct OpDecision {
   /// Input (compute), accumulation and output types; set for green ops and
   /// for ops forced by `amp.precision`, and for low-precision gray ops.
   FloatType computeType, accumulateType, outputType;
+  /// For reasons ValueOutOfRange, ObservedRange and ConstantOutOfRange (of
+  /// an attribute): the range that decided. For IntegerNotExact: the point
+  /// of the largest integer magnitude converted. Uninitialized otherwise.
+  FloatRange range;
+  /// The type whose range the value left (the target, or the overflow type
+  /// when that did not fit either).
+  FloatType rangeType;
 };
+
+/// Says why the range of `decision` decided it ("value range [0, 126000]
+/// leaves f16 (largest finite 65504)"); empty if no range decided.
+std::string describeRangeReason(const OpDecision &decision);
 
 /// The precision plan of one function (or any op with regions).
 class PrecisionPlan {
@@ -138,6 +197,15 @@ private:
     SmallVector<unsigned, 1> accumulatorOperands;
     /// Set when the decision must not change in the backward sweep.
     bool pinned = false;
+    /// Decided by ranges: runs in the overflow type / stays in FP32.
+    bool overflowType = false, keptHigh = false;
+  };
+  /// Why an op cannot use a type, from ranges or attributes.
+  struct RangeProblem {
+    Reason reason;
+    FloatRange range;
+    /// Only the op's own output does not fit (its inputs do).
+    bool outputOnly = false;
   };
   /// What only planning reads about an op (freed when planning is done).
   struct OpInputs {
@@ -172,9 +240,13 @@ private:
   LogicalResult colorOps();
   void applySkipLayers();
   LogicalResult assignPrecisions();
+  void applyRanges();
+  std::optional<RangeProblem> checkRanges(size_t i, FloatType type);
+  std::optional<RangeProblem> checkValue(Value value, FloatType type);
   void forwardSweep();
   void countUses();
   void backwardSweep();
+  void minBytesCut();
 
   bool isLowAvailable(Value value);
   bool constantFits(Operation *constOp);
@@ -198,6 +270,14 @@ private:
   llvm::DenseMap<Value, ValueState> values;
   llvm::DenseMap<Operation *, bool> constantFitCache;
   RangeSummary constantSummary;
+  /// The range of a value, and the integers an op converts to floats.
+  FloatRange getRange(Value value) const;
+  std::optional<double> getConvertedIntegers(Operation *op) const;
+
+  /// The range analysis, while planning (null without it).
+  std::unique_ptr<FloatRangeMap> rangeMap;
+  std::unique_ptr<DataFlowSolver> solver;
+  FloatRangeAnalysis *rangeAnalysis = nullptr;
 };
 
 } // namespace amp

@@ -64,12 +64,20 @@ def Amp_ReasonPolicy : I32EnumAttrCase<"Policy", 8, "policy">;
 def Amp_ReasonUnsupportedTypes : I32EnumAttrCase<"UnsupportedTypes", 9,
     "unsupported types">;
 
+def Amp_ReasonValueOutOfRange : I32EnumAttrCase<"ValueOutOfRange", 10,
+    "value out of range">;
+def Amp_ReasonIntegerNotExact : I32EnumAttrCase<"IntegerNotExact", 11,
+    "integer not exact">;
+def Amp_ReasonObservedRange : I32EnumAttrCase<"ObservedRange", 12,
+    "observed range">;
+
 def Amp_Reason : I32EnumAttr<"Reason",
     "why an operation received its color or precision",
     [Amp_ReasonDefaultList, Amp_ReasonUserList, Amp_ReasonAnnotation,
      Amp_ReasonFollowsInputs, Amp_ReasonSkipLayers, Amp_ReasonBelowThreshold,
      Amp_ReasonConstantOutOfRange, Amp_ReasonUnknownOp, Amp_ReasonPolicy,
-     Amp_ReasonUnsupportedTypes]> {
+     Amp_ReasonUnsupportedTypes, Amp_ReasonValueOutOfRange,
+     Amp_ReasonIntegerNotExact, Amp_ReasonObservedRange]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::amp";
 }

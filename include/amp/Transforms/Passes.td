@@ -24,9 +24,21 @@ def AmpMixedPrecisionPass : Pass<"amp-mixed-precision"> {
       sum/average pooling) stay in FP32; inputs that arrive in low precision
       are cast up;
     * **gray** ops (elementwise arithmetic, max/min/clamp, sigmoid/tanh, max
-      pooling, data movement) run in `target-type` when all their float data
-      inputs already are; among those, ops whose results are only needed in
-      FP32 stay in FP32 when that saves casts.
+      pooling, data movement) run in `target-type` or in FP32, whichever
+      moves fewer bytes, casts included (`gray-strategy=min-bytes`, an exact
+      minimum cut over the function's float data flow); `fewest-casts` and
+      `follow` (TVM's rule) are the older local rules.
+
+    Ranges come first: a float range analysis bounds values from constants,
+    loop indices, casts, elementwise arithmetic and reductions. An op whose
+    values provably leave the target type's finite range, whose float
+    attributes (clamp bounds) do not fit, or that converts integers beyond
+    the target's exact-integer limit (2048 for f16, 256 for bf16) stays in
+    FP32, or runs in `overflow-type` when that type holds its values. A green
+    op whose output alone overflows keeps low inputs and an FP32 output.
+    Values of unknown range (function arguments) are never a reason. Init
+    tensors (`tensor.empty`, `linalg.fill` of a constant) are rebuilt in the
+    type each consumer reads them in, so FP32 consumers keep the FP32 value.
 
     Casts are `arith.truncf`/`arith.extf` (`tosa.cast` for TOSA values), at
     most one per value and type, never a round trip; casts of constants fold
@@ -80,13 +92,27 @@ def AmpMixedPrecisionPass : Pass<"amp-mixed-precision"> {
                "FP32; negative indices count from the end (0,-1 = first and "
                "last layer)">,
     Option<"grayStrategy", "gray-strategy", "std::string",
-           /*default=*/"\"fewest-casts\"",
-           "How gray ops are decided: fewest-casts (a gray op whose inputs "
-           "are low runs low unless staying in FP32 saves casts) or follow "
-           "(every gray op whose inputs are low runs low, as TVM does)">,
+           /*default=*/"\"min-bytes\"",
+           "How gray ops are decided: min-bytes (the placement that moves "
+           "the fewest bytes, ops and casts counted, by an exact minimum "
+           "cut; it may cast small inputs down upstream), fewest-casts (a "
+           "gray op whose inputs are low runs low unless staying in FP32 "
+           "saves casts) or follow (every gray op whose inputs are low runs "
+           "low, as TVM does)">,
     Option<"unknownOps", "unknown-ops", "std::string", /*default=*/"\"red\"",
            "How to treat ops without a color: red (stay FP32, with a "
            "remark), gray (follow inputs) or error">,
+    Option<"overflowType", "overflow-type", "std::string",
+           /*default=*/"\"f32\"",
+           "Type of ops whose values do not fit the target type: f32 (stay "
+           "in FP32) or the other 16-bit type if it holds them (bf16 for an "
+           "f16 target), so that one module mixes f16 and bf16 per op">,
+    Option<"rangeAnalysis", "range-analysis", "std::string",
+           /*default=*/"\"walk\"",
+           "How values are bounded (constants, indices, arithmetic, "
+           "reductions): walk (one walk in program order), dataflow (the "
+           "same in MLIR's DataFlowSolver, more memory) or off (constants "
+           "only)">,
     Option<"clampConstants", "clamp-constants", "bool", /*default=*/"false",
            "Clamp constants that do not fit the target type to its finite "
            "range instead of keeping their consumers in FP32">,

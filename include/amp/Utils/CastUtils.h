@@ -38,15 +38,21 @@ Value getFloatCastSource(Operation *op);
 /// with a float value it can convert).
 bool isFloatConstant(Operation *op);
 
+/// If `op` is a linalg.fill (on tensors) of a float constant into a
+/// tensor.empty, an init tensor that can be rebuilt in any float type,
+/// returns the constant's op; otherwise null.
+Operation *getConstantFillValue(Operation *op);
+
 /// Returns true if a value defined by `op` can be rebuilt with another
-/// element type at no runtime cost: a float constant or a tensor.empty.
+/// element type without reading anything: a float constant, a tensor.empty,
+/// or a fill of a float constant into a tensor.empty (getConstantFillValue).
 bool isRematerializable(Operation *op);
 
 /// Creates a cast of `value` to element type `elementType`: a tosa.cast when
 /// `preferTosa` and `value` is a ranked tensor, otherwise arith.extf or
 /// arith.truncf. Types of equal width (f16 <-> bf16) go through f32.
-Value createFloatCast(OpBuilder &b, Location loc, Value value,
-                      Type elementType, bool preferTosa);
+Value createFloatCast(OpBuilder &b, Location loc, Value value, Type elementType,
+                      bool preferTosa);
 
 /// Creates a constant of the same kind as `constOp` (arith.constant or
 /// tosa.const) holding `value`.
@@ -54,13 +60,13 @@ Value createConstantLike(OpBuilder &b, Operation *constOp, TypedAttr value);
 
 /// Creates a tensor.empty with the shape of the ranked tensor `like` and the
 /// element type `elementType`.
-Value createEmptyLike(OpBuilder &b, Location loc, Value like,
-                      Type elementType);
+Value createEmptyLike(OpBuilder &b, Location loc, Value like, Type elementType);
 
 /// Returns `value` with element type `elementType`: itself if it has it, the
 /// source of an exact widening from `elementType` (never a round trip), a
 /// new constant for a float constant (values out of range are clamped), a new
-/// tensor.empty for a tensor.empty, otherwise a cast (see createFloatCast,
+/// tensor.empty for a tensor.empty, a new fill for a fill of a constant,
+/// otherwise a cast (see createFloatCast,
 /// which `preferTosa` steers).
 Value materializeElementType(OpBuilder &b, Location loc, Value value,
                              Type elementType, bool preferTosa);
