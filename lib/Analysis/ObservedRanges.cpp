@@ -13,6 +13,7 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -102,6 +103,29 @@ std::string mlir::amp::describeLocation(Location loc) {
   if (auto callSite = dyn_cast<CallSiteLoc>(loc))
     return describeLocation(callSite.getCallee());
   return "unknown";
+}
+
+bool mlir::amp::isSameLocation(llvm::StringRef recorded,
+                               llvm::StringRef current) {
+  if (recorded == current)
+    return true;
+  // "file:line:col": split off line and column, then compare file names.
+  auto split = [](llvm::StringRef loc, llvm::StringRef &file,
+                  llvm::StringRef &lineCol) {
+    size_t col = loc.rfind(':');
+    size_t line = col == llvm::StringRef::npos || col == 0
+                      ? llvm::StringRef::npos
+                      : loc.rfind(':', col - 1);
+    if (line == llvm::StringRef::npos)
+      return false;
+    file = loc.take_front(line);
+    lineCol = loc.drop_front(line);
+    return true;
+  };
+  llvm::StringRef fileA, lineColA, fileB, lineColB;
+  return split(recorded, fileA, lineColA) && split(current, fileB, lineColB) &&
+         lineColA == lineColB &&
+         llvm::sys::path::filename(fileA) == llvm::sys::path::filename(fileB);
 }
 
 llvm::Expected<ObservedRanges> ObservedRanges::load(llvm::StringRef path) {

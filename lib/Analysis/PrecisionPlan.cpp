@@ -407,7 +407,7 @@ PrecisionPlan::checkValue(Value value, FloatType type) {
   if (options.observedMaxAbs)
     if (auto result = dyn_cast<OpResult>(value))
       if (std::optional<double> m = options.observedMaxAbs(result);
-          m && *m > largest)
+          m && *m * options.observedMargin > largest)
         return RangeProblem{Reason::ObservedRange,
                             FloatRange::get(-*m, *m, false, false)};
   return std::nullopt;
@@ -490,6 +490,8 @@ void PrecisionPlan::applyRanges() {
     d.reason = problem->reason;
     d.range = problem->range;
     d.rangeType = target;
+    if (d.reason == Reason::ObservedRange)
+      d.rangeMargin = options.observedMargin;
     auto iface = dyn_cast<MixedPrecisionOpInterface>(op);
     bool separateOutput =
         d.color == Color::green && iface &&
@@ -545,9 +547,16 @@ std::string mlir::amp::describeRangeReason(const OpDecision &d) {
        << llvm::format("%g", getLargestFinite(d.rangeType)) << ")";
     return text;
   case Reason::ObservedRange:
-    os << "observed range " << d.range << " leaves " << d.rangeType
-       << " (largest finite "
-       << llvm::format("%g", getLargestFinite(d.rangeType)) << ")";
+    os << "observed range " << d.range << " leaves " << d.rangeType;
+    if (d.rangeMargin != 1.0)
+      os << " with the safety margin x" << llvm::format("%g", d.rangeMargin)
+         << " (largest finite "
+         << llvm::format("%g", getLargestFinite(d.rangeType)) << ", "
+         << llvm::format("%g", getLargestFinite(d.rangeType) / d.rangeMargin)
+         << " with the margin)";
+    else
+      os << " (largest finite "
+         << llvm::format("%g", getLargestFinite(d.rangeType)) << ")";
     return text;
   default:
     os << "value range " << d.range << " leaves " << d.rangeType

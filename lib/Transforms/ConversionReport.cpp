@@ -15,7 +15,8 @@
 //               "constants_folded", "constant_bytes_before",
 //               "constant_bytes_after", "constants_out_of_range"}}
 // "compute"/"accumulate"/"output" are present for converted ops only;
-// "range" (an object: "lo", "hi", "type" the type the values left, "why" the
+// "range" (an object: "lo", "hi", "type" the type the values left, "margin"
+// the safety factor for observed ranges, "why" the
 // sentence of the remark) only for decisions a range made.
 //
 //===----------------------------------------------------------------------===//
@@ -101,6 +102,8 @@ void mlir::amp::writeConversionReport(llvm::raw_ostream &os, FloatType target,
                 bound("lo", d.range.getLo());
                 bound("hi", d.range.getHi());
                 json.attribute("type", typeString(d.rangeType));
+                if (d.reason == Reason::ObservedRange)
+                  json.attribute("margin", d.rangeMargin);
                 json.attribute("why", describeRangeReason(d));
               });
             }

@@ -18,6 +18,7 @@
 #include "amp/Transforms/Passes.h"
 
 #include "ConversionReport.h"
+#include "amp/Analysis/ObservedRanges.h"
 #include "amp/Transforms/MixedPrecision.h"
 #include "amp/Utils/CastUtils.h"
 #include "amp/Utils/OpNames.h"
@@ -31,6 +32,12 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/Sequence.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <limits>
+#include <memory>
 
 namespace mlir {
 namespace amp {
@@ -55,11 +62,19 @@ private:
   /// The options for converting `op`: the resolved options with the policy
   /// that applies there.
   MixedPrecisionOptions optionsFor(Operation *op) const;
+  /// With ranges=: matches the observed ranges to the values of `func`
+  /// (before anything is converted: the keys are those of the model as
+  /// calibrated) and sets observedMaxAbs, warning about missing, stale and
+  /// unreached entries.
+  void attachObservedRanges(Operation *func,
+                            MixedPrecisionOptions &options) const;
   void updateStatistics(const FunctionConversion &conversion);
 
   MixedPrecisionOptions resolved;
   /// The policy given with `policy=`, if any.
   PrecisionPolicyAttrInterface explicitPolicy;
+  /// The file given with `ranges=`, if any.
+  std::shared_ptr<const ObservedRanges> observedRanges;
 };
 
 /// Parses a float type option; "target" names the target type.
@@ -206,6 +221,26 @@ LogicalResult AmpMixedPrecisionPass::initialize(MLIRContext *ctx) {
   else
     return error() << "invalid range-analysis '" << rangeAnalysis
                    << "'; expected one of: walk, dataflow, off";
+  observedRanges.reset();
+  if (!(rangeMargin >= 1.0) || std::isinf(rangeMargin))
+    return error() << "range-margin must be a finite number of at least 1, "
+                      "got "
+                   << llvm::formatv("{0}", static_cast<double>(rangeMargin))
+                          .str();
+  if (!ranges.empty()) {
+    llvm::Expected<ObservedRanges> loaded = ObservedRanges::load(ranges);
+    if (!loaded)
+      return error() << "ranges=: " << llvm::toString(loaded.takeError());
+    if (loaded->empty())
+      return error() << "ranges=: " << ranges
+                     << " has no functions: nothing to match";
+    observedRanges =
+        std::make_shared<const ObservedRanges>(std::move(*loaded));
+  } else if (rangeMargin.hasValue()) {
+    emitWarning(UnknownLoc::get(ctx))
+        << "amp-mixed-precision: range-margin applies to observed ranges "
+           "and is ignored without ranges=";
+  }
   resolved.clampConstants = clampConstants;
   resolved.countConstantBytes = !report.empty();
   resolved.recordDecisions = !report.empty();
@@ -227,6 +262,102 @@ MixedPrecisionOptions AmpMixedPrecisionPass::optionsFor(Operation *op) const {
       break;
     }
   return options;
+}
+
+void AmpMixedPrecisionPass::attachObservedRanges(
+    Operation *funcOp, MixedPrecisionOptions &options) const {
+  if (!observedRanges)
+    return;
+  auto func = cast<FunctionOpInterface>(funcOp);
+  StringRef name;
+  if (auto symName = funcOp->getAttrOfType<StringAttr>(
+          SymbolTable::getSymbolAttrName()))
+    name = symName.getValue();
+  const std::vector<ObservedRange> *entries = observedRanges->find(name);
+  if (!entries) {
+    unsigned values = 0;
+    forEachObservedValue(func, [&](Operation *, unsigned, unsigned) {
+      ++values;
+    });
+    if (values)
+      emitWarning(funcOp->getLoc())
+          << "amp-mixed-precision: " << ranges << " has no entries for @"
+          << name << ": its " << values
+          << " values are converted on static ranges alone";
+    return;
+  }
+
+  // The first missing, stale and unreached value of each kind is named.
+  struct Problem {
+    unsigned count = 0;
+    std::string first;
+  };
+  Problem missing, stale, unreached;
+  auto note = [](Problem &problem, const llvm::Twine &what) {
+    if (problem.count++ == 0)
+      problem.first = what.str();
+  };
+  auto observed = std::make_shared<DenseMap<Value, double>>();
+  unsigned values = 0;
+  forEachObservedValue(func, [&](Operation *op, unsigned result,
+                                 unsigned index) {
+    ++values;
+    StringRef opName = op->getName().getStringRef();
+    std::string location = describeLocation(op->getLoc());
+    std::string here = llvm::formatv("entry {0} ({1} at {2})", index, opName,
+                                     location)
+                           .str();
+    const ObservedRange *entry = observedRanges->lookup(name, index);
+    if (!entry)
+      return note(missing, here);
+    if (entry->op != opName || !isSameLocation(entry->location, location) ||
+        entry->result != result)
+      return note(stale, llvm::formatv("{0}: the file has {1} at {2}", here,
+                                       entry->op, entry->location)
+                             .str());
+    if (entry->count == 0 && entry->nonfinite == 0)
+      return note(unreached, here);
+    // A value that was not finite in FP32 already is kept as it was.
+    double maxAbs = entry->nonfinite
+                        ? std::numeric_limits<double>::infinity()
+                        : entry->maxAbs;
+    (*observed)[op->getResult(result)] = maxAbs;
+  });
+  unsigned extra = 0;
+  for (unsigned i = values; i < entries->size(); ++i)
+    extra += !(*entries)[i].op.empty();
+  if (extra)
+    note(stale, llvm::formatv("{0} entries beyond the function's {1} values",
+                              extra, values)
+                    .str());
+
+  auto warn = [&](const Problem &problem, StringRef what) {
+    if (problem.count)
+      emitWarning(funcOp->getLoc())
+          << "amp-mixed-precision: " << problem.count << " of the " << values
+          << " values of @" << name << " " << what << " in " << ranges
+          << " (first: " << problem.first
+          << "); they are converted on static ranges alone";
+  };
+  warn(missing, "have no entry");
+  warn(unreached, "were never reached on the samples");
+  if (stale.count)
+    emitWarning(funcOp->getLoc())
+        << "amp-mixed-precision: " << stale.count << " stale entr"
+        << (stale.count == 1 ? "y" : "ies") << " for @" << name << " in "
+        << ranges << " (the model changed since calibration; first: "
+        << stale.first << "): not used";
+
+  if (observed->empty())
+    return;
+  options.observedMargin = rangeMargin;
+  options.observedMaxAbs =
+      [observed](OpResult result) -> std::optional<double> {
+    auto it = observed->find(result);
+    if (it == observed->end())
+      return std::nullopt;
+    return it->second;
+  };
 }
 
 void AmpMixedPrecisionPass::updateStatistics(
@@ -343,6 +474,7 @@ void AmpMixedPrecisionPass::runOnOperation() {
              "too): the signature of this function is kept";
     MixedPrecisionOptions options = optionsFor(root);
     options.keepIOTypes = true;
+    attachObservedRanges(root, options);
     FunctionConversion conversion;
     if (failed(convertToMixedPrecision(root, options, &conversion)))
       return signalPassFailure();
@@ -366,8 +498,10 @@ void AmpMixedPrecisionPass::runOnOperation() {
   SmallVector<FunctionConversion, 0> conversions(functions.size());
   SmallVector<MixedPrecisionOptions, 0> options;
   options.reserve(functions.size());
-  for (Operation *func : functions)
+  for (Operation *func : functions) {
     options.push_back(optionsFor(func));
+    attachObservedRanges(func, options.back());
+  }
 
   CallSiteCasts callSiteCasts;
   // With keep-io-types, all at once. Without, in waves, callees before

@@ -15,8 +15,9 @@
 // pre-order, results in order; not constants, whose values are known, nor
 // tensor.empty, which has none, nor tensor.cast, which holds its source's),
 // the op's name and its location. The index finds the entry; the name and the
-// location check it: an entry whose name or location differ is stale (the model
-// changed since the calibration) and is ignored with a warning.
+// location check it (the file's directory aside, isSameLocation): an entry
+// whose name or location differ is stale (the model changed since the
+// calibration) and is ignored with a warning.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,6 +63,12 @@ void forEachObservedValue(
 /// A stable printed form of `loc` ("file:line:col", a name, or "unknown").
 std::string describeLocation(Location loc);
 
+/// Whether a recorded location and the printed location of an op name the
+/// same place: equal, or "file:line:col" with equal line and column and the
+/// same file name in any directory (a model calibrated as `models/m.mlir`
+/// and converted as `./m.mlir`).
+bool isSameLocation(llvm::StringRef recorded, llvm::StringRef current);
+
 /// The observed ranges of a model, by function and index.
 class ObservedRanges {
 public:
@@ -73,6 +80,11 @@ public:
   /// The entries of `function`, indexed as forEachObservedValue counts.
   std::vector<ObservedRange> &entries(llvm::StringRef function) {
     return functions[function];
+  }
+  /// The entries of `function`, or null if the file has none for it.
+  const std::vector<ObservedRange> *find(llvm::StringRef function) const {
+    auto it = functions.find(function);
+    return it == functions.end() ? nullptr : &it->second;
   }
   /// The entry of (function, index), or null.
   const ObservedRange *lookup(llvm::StringRef function, unsigned index) const;

@@ -115,16 +115,18 @@ struct MixedPrecisionOptions {
   /// The type an op runs in when its values do not fit the target type but
   /// fit this one (bf16 for an f16 target); null: such ops stay in FP32.
   FloatType overflowType;
-  /// Ranges observed on sample inputs: the largest |x| of an op result, with
-  /// whatever safety margin the caller wants already applied, or nullopt if
-  /// nothing was observed for it; null: none. An observed magnitude above the
-  /// largest finite value of a type counts exactly like a provable overflow
+  /// Ranges observed on sample inputs: the largest |x| of an op result, or
+  /// nullopt if nothing was observed for it; null: none. An observed
+  /// magnitude that, times observedMargin, is above the largest finite value
+  /// of a type counts exactly like a provable overflow
   /// (Reason::ObservedRange): the op that produces the value, and the ops
   /// that would read it in that type, do not use it; a green op whose
   /// output alone overflows keeps low inputs with an FP32 (or overflow-type)
   /// output. Called once or twice per float result of the ops that take
   /// part, from the thread that converts the function.
   std::function<std::optional<double>(OpResult)> observedMaxAbs;
+  /// The safety factor on observed magnitudes (at least 1).
+  double observedMargin = 1.0;
 };
 
 /// The decision for one op.
@@ -145,6 +147,8 @@ struct OpDecision {
   /// The type whose range the value left (the target, or the overflow type
   /// when that did not fit either).
   FloatType rangeType;
+  /// For ObservedRange: the safety factor the observed range was taken with.
+  double rangeMargin = 1.0;
 };
 
 /// Says why the range of `decision` decided it ("value range [0, 126000]

@@ -36,7 +36,11 @@ def AmpMixedPrecisionPass : Pass<"amp-mixed-precision"> {
     the target's exact-integer limit (2048 for f16, 256 for bf16) stays in
     FP32, or runs in `overflow-type` when that type holds its values. A green
     op whose output alone overflows keeps low inputs and an FP32 output.
-    Values of unknown range (function arguments) are never a reason. Init
+    Values of unknown range (function arguments) are never a reason. With
+    `ranges=RANGES.json` (written by `amp-run --calibrate`), the ranges that
+    values reached on sample inputs count too: an op result whose largest
+    observed magnitude, times `range-margin`, leaves the target type is
+    treated like a provable overflow. Init
     tensors (`tensor.empty`, `linalg.fill` of a constant) are rebuilt in the
     type each consumer reads them in, so FP32 consumers keep the FP32 value.
 
@@ -113,6 +117,16 @@ def AmpMixedPrecisionPass : Pass<"amp-mixed-precision"> {
            "reductions): walk (one walk in program order), dataflow (the "
            "same in MLIR's DataFlowSolver, more memory) or off (constants "
            "only)">,
+    Option<"ranges", "ranges", "std::string", /*default=*/"\"\"",
+           "Value ranges observed on sample inputs (amp-run "
+           "--calibrate=RANGES.json): a value whose largest observed |x| "
+           "times range-margin leaves the target type is kept out of it, "
+           "like a provable overflow; missing or stale entries are warned "
+           "about">,
+    Option<"rangeMargin", "range-margin", "double", /*default=*/"2.0",
+           "Safety factor on observed ranges (at least 1): with the default "
+           "2, f16 takes values observed up to 32752, half its largest "
+           "finite value">,
     Option<"clampConstants", "clamp-constants", "bool", /*default=*/"false",
            "Clamp constants that do not fit the target type to its finite "
            "range instead of keeping their consumers in FP32">,
