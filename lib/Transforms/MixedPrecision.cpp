@@ -39,6 +39,7 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/ControlFlowSinkUtils.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -201,12 +202,16 @@ struct ConversionListener : public RewriterBase::Listener {
                                OpBuilder::InsertPoint) override {
     if (isFloatCast(op))
       casts.insert(op);
+    else if (op->getNumOperands() == 0 && op->hasTrait<OpTrait::ConstantLike>())
+      constants.insert(op);
     if (trial)
       trial->insert(op);
   }
   void notifyOperationErased(Operation *op) override;
 
   TrackedOps casts;
+  /// Constants the models create (zero points, 16-bit literals).
+  TrackedOps constants;
   VerifiedOps verified;
   CastCache *cache = nullptr;
   /// Set during a trial rewrite (see rewriteVerified).
@@ -233,6 +238,39 @@ void deduplicateCasts(Operation *root, const TrackedOps &casts,
         continue;
       for (Operation *&other : members) {
         if (!other || other == op || !dominance.properlyDominates(op, other))
+          continue;
+        rewriter.replaceOp(other, op->getResults());
+        other = nullptr;
+      }
+    }
+  }
+}
+
+/// Keeps one of the constants the conversion made per (op name, type,
+/// value): one dominated by an equal one is replaced by it (models make a
+/// zero point per op, a TOSA model with many matmuls many equal ones).
+void deduplicateConstants(Operation *root, const TrackedOps &constants,
+                          RewriterBase &rewriter) {
+  using Key = std::tuple<OperationName, Type, Attribute>;
+  DenseMap<Key, SmallVector<Operation *, 2>> groups;
+  for (Operation *op : constants.live()) {
+    Attribute value;
+    if (op->getNumResults() != 1 ||
+        !matchPattern(op->getResult(0), m_Constant(&value)))
+      continue;
+    groups[{op->getName(), op->getResult(0).getType(), value}].push_back(op);
+  }
+  std::optional<DominanceInfo> dominance;
+  for (auto &[key, members] : groups) {
+    if (members.size() < 2)
+      continue;
+    if (!dominance)
+      dominance.emplace(root);
+    for (Operation *&op : members) {
+      if (!op)
+        continue;
+      for (Operation *&other : members) {
+        if (!other || other == op || !dominance->properlyDominates(op, other))
           continue;
         rewriter.replaceOp(other, op->getResults());
         other = nullptr;
@@ -278,8 +316,13 @@ public:
     // back to its source rather than making a round trip.
     if (Value source = getFloatCastSource(def))
       if (getElementTypeOrSelf(source.getType()) == elementType &&
-          (ownCasts.contains(def) || isWidening(def)))
+          (ownCasts.contains(def) || isWidening(def))) {
+        // The function's own widening may lose its last user: a candidate
+        // of eraseDead, like the ops made here.
+        if (!ownCasts.contains(def))
+          release(def);
         return source;
+      }
 
     OpBuilder::InsertionGuard guard(rewriter);
     if (def) {
@@ -405,9 +448,12 @@ public:
         if (erased.contains(next) || !next->use_empty())
           continue;
         SmallPtrSet<Operation *, 4> defs;
+        // A float cast of the function's own feeding a dead one died with
+        // the conversion too (a truncf whose only user was a bypassed extf).
         for (Value operand : next->getOperands())
           if (Operation *def = operand.getDefiningOp();
-              def && (ownCasts.contains(def) || isRematerializable(def)))
+              def && (ownCasts.contains(def) || isRematerializable(def) ||
+                      isFloatCast(def)))
             defs.insert(def);
         erased.insert(next);
         rewriter.eraseOp(next);
@@ -418,6 +464,20 @@ public:
       for (size_t i = list->slots(); i-- > 0;)
         if (Operation *op = (*list)[i])
           eraseIfDead(op);
+  }
+
+  /// Moves every cast made here whose users all lie in one region that runs
+  /// at most once each time its op runs (an scf.if branch) to the start of
+  /// that region, as deep as its users allow: a branch not taken casts
+  /// nothing. Casts are created next to their source; the sharing of a cast
+  /// by all its users is kept (a cast with users in two regions stays).
+  /// Reverse creation order: a cast that feeds another (f16 <-> bf16 through
+  /// f32) follows it in.
+  void sinkIntoBranches() {
+    for (size_t i = ownCasts.slots(); i-- > 0;)
+      if (Operation *castOp = ownCasts[i])
+        while (Region *region = getSinkRegion(castOp))
+          castOp->moveBefore(&region->front(), region->front().begin());
   }
 
   /// A converted op's old users read its new result through a widening
@@ -494,6 +554,34 @@ public:
   }
 
 private:
+  /// The region of a RegionBranchOpInterface op, run at most once per run of
+  /// the op, that holds every user of `op` while `op` is outside it; null if
+  /// there is none.
+  static Region *getSinkRegion(Operation *op) {
+    Block *block = op->getBlock();
+    Operation *branchOp = nullptr;
+    Region *region = nullptr;
+    for (Operation *user : op->getUsers()) {
+      Operation *ancestor = block->findAncestorOpInBlock(*user);
+      if (!ancestor || ancestor == user ||
+          (branchOp && ancestor != branchOp))
+        return nullptr;
+      branchOp = ancestor;
+      Region *userRegion = user->getParentRegion();
+      while (userRegion->getParentOp() != branchOp)
+        userRegion = userRegion->getParentOp()->getParentRegion();
+      if (region && userRegion != region)
+        return nullptr;
+      region = userRegion;
+    }
+    auto branch = dyn_cast_or_null<RegionBranchOpInterface>(branchOp);
+    if (!branch)
+      return nullptr;
+    SmallVector<Region *, 2> singlyExecuted;
+    getSinglyExecutedRegionsToSink(branch, singlyExecuted);
+    return llvm::is_contained(singlyExecuted, region) ? region : nullptr;
+  }
+
   static bool isWidening(Operation *cast) {
     Type from = getElementTypeOrSelf(cast->getOperand(0).getType());
     Type to = getElementTypeOrSelf(cast->getResult(0).getType());
@@ -540,6 +628,8 @@ void ConversionListener::notifyOperationErased(Operation *op) {
   // Only casts are in `casts` (a type test spares most erased ops a lookup).
   if (isa<arith::ExtFOp, arith::TruncFOp, tosa::CastOp>(op))
     casts.forget(op);
+  else if (op->getNumOperands() == 0)
+    constants.forget(op);
   if (op->getNumRegions() != 0)
     verified.forget(op);
   if (trial)
@@ -836,7 +926,9 @@ LogicalResult mlir::amp::convertToMixedPrecision(
 
   casts.foldRoundTrips();
   deduplicateCasts(root, listener.casts, rewriter);
+  deduplicateConstants(root, listener.constants, rewriter);
   casts.eraseDead();
+  casts.sinkIntoBranches();
   out.stats.casts = casts.countLiveCasts();
   out.stats.castBytes = casts.countLiveCastBytes();
   out.stats.foldedConstants = casts.countLiveConstants();

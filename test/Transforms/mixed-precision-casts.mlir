@@ -45,12 +45,13 @@ func.func @no_round_trips(%a: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf
 // -----
 
 // A widening cast already in the input is exact: a consumer that wants the
-// narrow type reads its source. A user's own narrowing cast is respected.
+// narrow type reads its source, and the widening, left without users, goes.
+// A user's own narrowing cast is respected.
 // CHECK-LABEL: func.func @existing_casts
 // CHECK-SAME: (%[[H:.+]]: tensor<8x8xf16>, %[[F:.+]]: tensor<8x8xf32>)
-// CHECK: %[[W:.+]] = arith.extf %[[H]]
+// CHECK-NOT: arith.extf
 // CHECK: %[[N:.+]] = arith.truncf %[[F]]
-// CHECK: %[[NW:.+]] = arith.extf %[[N]]
+// CHECK-NOT: arith.extf
 // CHECK: linalg.matmul ins(%[[H]], %[[N]] : tensor<8x8xf16>, tensor<8x8xf16>)
 func.func @existing_casts(%h: tensor<8x8xf16>, %f: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %w = arith.extf %h : tensor<8x8xf16> to tensor<8x8xf32>
@@ -58,4 +59,24 @@ func.func @existing_casts(%h: tensor<8x8xf16>, %f: tensor<8x8xf32>) -> tensor<8x
   %nw = arith.extf %n : tensor<8x8xf16> to tensor<8x8xf32>
   %0 = linalg.matmul ins(%w, %nw : tensor<8x8xf32>, tensor<8x8xf32>) outs(%f : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+// The function's own round trip (truncf then extf) feeding converted ops:
+// they read the f16 value directly, and the extf left without users is
+// erased, not left dead.
+// CHECK-LABEL: func.func @own_round_trip_not_left_dead
+// CHECK: %[[W16:.+]] = arith.truncf %cst : tensor<16x16xf32> to tensor<16x16xf16>
+// CHECK-NOT: arith.extf
+// CHECK: linalg.matmul ins(%{{.+}}, %[[W16]] :
+// CHECK-NOT: arith.extf
+// CHECK: return
+func.func @own_round_trip_not_left_dead(%x: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %w = arith.constant dense<0.5> : tensor<16x16xf32>
+  %e = tensor.empty() : tensor<16x16xf32>
+  %w16 = arith.truncf %w : tensor<16x16xf32> to tensor<16x16xf16>
+  %w32 = arith.extf %w16 : tensor<16x16xf16> to tensor<16x16xf32>
+  %m = linalg.matmul ins(%x, %w32 : tensor<16x16xf32>, tensor<16x16xf32>) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
+  return %m : tensor<16x16xf32>
 }

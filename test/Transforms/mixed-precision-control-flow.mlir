@@ -154,3 +154,61 @@ func.func @negative_untouched(%a: tensor<8x8xf64>, %b: tensor<8x8xf16>, %i: tens
   linalg.matmul ins(%m, %m : memref<8x8xf32>, memref<8x8xf32>) outs(%m : memref<8x8xf32>)
   return %0, %1, %2 : tensor<8x8xf64>, tensor<8x8xf16>, tensor<8x8xi32>
 }
+
+// -----
+
+// A cast whose users are all in one branch of an scf.if is made in that
+// branch: the other branch casts nothing. The loop above keeps its weight
+// cast outside (a loop body runs many times).
+// CHECK-LABEL: func.func @cast_in_branch
+// CHECK: %[[E:.+]] = linalg.exp
+// CHECK-NOT: arith.truncf
+// CHECK: scf.if
+// CHECK-NEXT: %[[X16:.+]] = arith.truncf %[[E]] : tensor<16x16xf32> to tensor<16x16xf16>
+// CHECK-NEXT: %[[B16:.+]] = arith.truncf %arg2 : tensor<16x16xf32> to tensor<16x16xf16>
+// CHECK-NEXT: linalg.matmul ins(%[[X16]], %[[B16]] :
+// CHECK: } else {
+// CHECK-NOT: arith.truncf
+// CHECK: scf.yield %arg1
+func.func @cast_in_branch(%c: i1, %a: tensor<16x16xf32>, %b: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %e = tensor.empty() : tensor<16x16xf32>
+  %x = linalg.exp ins(%a : tensor<16x16xf32>) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
+  %r = scf.if %c -> tensor<16x16xf32> {
+    %m = linalg.matmul ins(%x, %b : tensor<16x16xf32>, tensor<16x16xf32>) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
+    scf.yield %m : tensor<16x16xf32>
+  } else {
+    scf.yield %a : tensor<16x16xf32>
+  }
+  return %r : tensor<16x16xf32>
+}
+
+// -----
+
+// Used in both branches: one cast before the scf.if, shared. Used in an
+// inner branch only: the cast goes all the way in.
+// CHECK-LABEL: func.func @cast_shared_and_nested
+// CHECK: %[[B16:.+]] = arith.truncf %arg3
+// CHECK: scf.if %arg0
+// CHECK-NOT: arith.truncf
+// CHECK: scf.if %arg1
+// CHECK-NEXT: %[[X16:.+]] = arith.truncf %{{.+}} : tensor<16x16xf32> to tensor<16x16xf16>
+// CHECK-NEXT: linalg.matmul ins(%[[X16]], %[[B16]] :
+// CHECK: } else {
+// CHECK: linalg.matmul ins(%{{.+}}, %[[B16]] :
+func.func @cast_shared_and_nested(%c: i1, %d: i1, %a: tensor<16x16xf32>, %b: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %e = tensor.empty() : tensor<16x16xf32>
+  %x = linalg.exp ins(%a : tensor<16x16xf32>) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
+  %r = scf.if %c -> tensor<16x16xf32> {
+    %s = scf.if %d -> tensor<16x16xf32> {
+      %m = linalg.matmul ins(%x, %b : tensor<16x16xf32>, tensor<16x16xf32>) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
+      scf.yield %m : tensor<16x16xf32>
+    } else {
+      scf.yield %a : tensor<16x16xf32>
+    }
+    scf.yield %s : tensor<16x16xf32>
+  } else {
+    %m = linalg.matmul ins(%a, %b : tensor<16x16xf32>, tensor<16x16xf32>) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
+    scf.yield %m : tensor<16x16xf32>
+  }
+  return %r : tensor<16x16xf32>
+}

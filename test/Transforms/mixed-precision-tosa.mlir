@@ -78,8 +78,7 @@ func.func @other_convolutions(%in: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x2xf32>,
 // CHECK-DAG: tosa.erf %[[MM]] : (tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
 // CHECK-DAG: tosa.pow %[[MM]], %[[MM]] : (tensor<1x4x4xf32>, tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
 // CHECK-DAG: %[[LOW:.+]] = tosa.cast %[[MM]] : (tensor<1x4x4xf32>) -> tensor<1x4x4xf16>
-// CHECK: %[[NZ:.+]] = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf16>}>
-// CHECK: %[[NEG:.+]] = tosa.negate %[[LOW]], %[[NZ]], %[[NZ]] : (tensor<1x4x4xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x4xf16>
+// CHECK: %[[NEG:.+]] = tosa.negate %[[LOW]], %[[NZ:[^,]+]], %[[NZ]] : (tensor<1x4x4xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x4xf16>
 // CHECK: tosa.matmul %[[NEG]]
 func.func @red_and_negate(%a: tensor<1x4x4xf32>) -> (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1x4x4xf32>) {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
@@ -123,4 +122,21 @@ func.func @data_movement(%a: tensor<1x4x4xf32>, %b: tensor<1x4x8xf32>, %c: tenso
   %5 = tosa.pad %4, %pads, %pv : (tensor<1x4x8xf32>, !tosa.shape<6>, tensor<1xf32>) -> tensor<1x4x8xf32>
   %6 = tosa.matmul %5, %c, %zp, %zp : (tensor<1x4x8xf32>, tensor<1x8x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x2xf32>
   return %6 : tensor<1x4x2xf32>
+}
+
+// -----
+
+// Two matmuls, one f16 zero-point constant: the zero points the rewrite
+// makes are shared, not repeated per op.
+// CHECK-LABEL: func.func @zero_points_shared
+// CHECK-COUNT-1: "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf16>}>
+// CHECK-NOT: "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf16>}>
+// CHECK: tosa.matmul %{{.+}}, %{{.+}}, %[[Z:.+]], %[[Z]] :
+// CHECK: tosa.matmul %{{.+}}, %{{.+}}, %[[Z]], %[[Z]] :
+func.func @zero_points_shared(%a: tensor<1x16x16xf32>, %b: tensor<1x16x16xf32>) -> tensor<1x16x16xf32> {
+  %azp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %bzp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.matmul %a, %b, %azp, %bzp : (tensor<1x16x16xf32>, tensor<1x16x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x16xf32>
+  %1 = tosa.matmul %0, %b, %azp, %bzp : (tensor<1x16x16xf32>, tensor<1x16x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x16xf32>
+  return %1 : tensor<1x16x16xf32>
 }
