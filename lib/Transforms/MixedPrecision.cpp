@@ -218,6 +218,49 @@ struct ConversionListener : public RewriterBase::Listener {
   TrackedOps *trial = nullptr;
 };
 
+/// Replaces every member of each group (equal ops: same value, in creation
+/// order) that an other member dominates by that member. In one block, the
+/// first in block order stands for all (linear, no dominance query); only the
+/// blocks' first members are compared with dominance, and there are few.
+template <typename Key>
+void replaceDominatedMembers(
+    Operation *root, DenseMap<Key, SmallVector<Operation *, 2>> &groups,
+    RewriterBase &rewriter) {
+  std::optional<DominanceInfo> dominance;
+  for (auto &[key, members] : groups) {
+    if (members.size() < 2)
+      continue;
+    SmallVector<Operation *, 2> firsts; // One per block, in member order.
+    DenseMap<Block *, size_t> firstOf;
+    for (Operation *op : members) {
+      auto [it, inserted] = firstOf.try_emplace(op->getBlock(), firsts.size());
+      if (inserted)
+        firsts.push_back(op);
+      else if (op->isBeforeInBlock(firsts[it->second]))
+        firsts[it->second] = op;
+    }
+    for (Operation *op : members) {
+      Operation *first = firsts[firstOf[op->getBlock()]];
+      if (op != first)
+        rewriter.replaceOp(op, first->getResults());
+    }
+    if (firsts.size() < 2)
+      continue;
+    if (!dominance)
+      dominance.emplace(root);
+    for (Operation *&op : firsts) {
+      if (!op)
+        continue;
+      for (Operation *&other : firsts) {
+        if (!other || other == op || !dominance->properlyDominates(op, other))
+          continue;
+        rewriter.replaceOp(other, op->getResults());
+        other = nullptr;
+      }
+    }
+  }
+}
+
 /// Keeps one cast per (value, type): a cast dominated by an equal one is
 /// replaced by it. Casts inside payloads (linalg bodies) are left alone.
 void deduplicateCasts(Operation *root, const TrackedOps &casts,
@@ -228,22 +271,7 @@ void deduplicateCasts(Operation *root, const TrackedOps &casts,
       continue;
     groups[{op->getOperand(0), op->getResult(0).getType()}].push_back(op);
   }
-  DominanceInfo dominance(root);
-  for (auto &[key, members] : groups) {
-    if (members.size() < 2)
-      continue;
-    // A replaced member is erased: its slot becomes null.
-    for (Operation *&op : members) {
-      if (!op)
-        continue;
-      for (Operation *&other : members) {
-        if (!other || other == op || !dominance.properlyDominates(op, other))
-          continue;
-        rewriter.replaceOp(other, op->getResults());
-        other = nullptr;
-      }
-    }
-  }
+  replaceDominatedMembers(root, groups, rewriter);
 }
 
 /// Keeps one of the constants the conversion made per (op name, type,
@@ -255,28 +283,14 @@ void deduplicateConstants(Operation *root, const TrackedOps &constants,
   DenseMap<Key, SmallVector<Operation *, 2>> groups;
   for (Operation *op : constants.live()) {
     Attribute value;
-    if (op->getNumResults() != 1 ||
+    // Scalars in payloads (linalg bodies) belong to their op: one block each.
+    if (isa<MixedPrecisionOpInterface>(op->getParentOp()) ||
+        op->getNumResults() != 1 ||
         !matchPattern(op->getResult(0), m_Constant(&value)))
       continue;
     groups[{op->getName(), op->getResult(0).getType(), value}].push_back(op);
   }
-  std::optional<DominanceInfo> dominance;
-  for (auto &[key, members] : groups) {
-    if (members.size() < 2)
-      continue;
-    if (!dominance)
-      dominance.emplace(root);
-    for (Operation *&op : members) {
-      if (!op)
-        continue;
-      for (Operation *&other : members) {
-        if (!other || other == op || !dominance->properlyDominates(op, other))
-          continue;
-        rewriter.replaceOp(other, op->getResults());
-        other = nullptr;
-      }
-    }
-  }
+  replaceDominatedMembers(root, groups, rewriter);
 }
 
 //===----------------------------------------------------------------------===//

@@ -34,6 +34,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
@@ -85,6 +86,9 @@ static auto timed(double &wall, double &cpu, Fn fn) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   amp::registerAmpPasses();
+  // Upstream baselines for the same module (bench/compile: canonicalize, cse).
+  registerCanonicalizerPass();
+  registerCSEPass();
   llvm::cl::ParseCommandLineOptions(argc, argv, "amp compile-time benchmark\n");
 
   DialectRegistry registry;
