@@ -240,11 +240,17 @@ LogicalResult PrecisionPlan::colorOps() {
     if (auto precision = op->getAttrOfType<PrecisionAttr>(
             AmpDialect::PrecisionAttrHelper::getNameStr())) {
       // A forced precision: green (runs with target inputs) unless it asks
-      // an op without an accumulator to compute in another type.
+      // an op without an accumulator to compute in another type. With a
+      // compute type, exactly that: FP32 (red) or those types.
       bool separate = iface && iface.hasSeparateAccumulator();
-      d.color = separate || precision.getAccumulate() == options.target
-                    ? Color::green
-                    : Color::red;
+      if (FloatType compute = precision.getComputeFloatType()) {
+        d.color = compute.isF32() ? Color::red : Color::green;
+        info.exact = !compute.isF32();
+      } else {
+        d.color = separate || precision.getAccumulate() == options.target
+                      ? Color::green
+                      : Color::red;
+      }
       d.reason = Reason::Annotation;
       info.pinned = true;
       continue;
@@ -343,12 +349,16 @@ LogicalResult PrecisionPlan::assignPrecisions() {
              << " and output " << precision.output
              << "; each must be f32, f16 or bf16";
     auto iface = dyn_cast<MixedPrecisionOpInterface>(op);
-    d.computeType = target;
+    FloatType compute = attr ? attr.getComputeFloatType() : FloatType();
+    if (compute && !allowed(compute))
+      return op->emitError() << "amp.precision asks for compute " << compute
+                             << "; it must be f32, f16 or bf16";
+    d.computeType = compute ? compute : target;
     d.accumulateType = precision.accumulate;
     d.outputType = precision.output;
     if (!iface || !iface.hasSeparateAccumulator()) {
-      // No separate accumulator: the op computes in the target type.
-      d.accumulateType = target;
+      // No separate accumulator: the op computes in its compute type.
+      d.accumulateType = d.computeType;
     }
   }
   return success();
@@ -647,6 +657,16 @@ void PrecisionPlan::forwardSweep() {
     if (info.overflowType) {
       // Runs in the overflow type: nothing is available in the target type.
       d.lowPrecision = true;
+      continue;
+    }
+    if (info.exact) {
+      // As annotated; its results are in the target type if its output is.
+      d.lowPrecision = true;
+      for (Value result : op->getResults())
+        if (isConvertible(result)) {
+          ValueState &s = state(result);
+          s.nativeLow = s.lowAvailable = d.outputType == target;
+        }
       continue;
     }
 

@@ -48,8 +48,10 @@ static LogicalResult verifyFloatParameter(
 
 LogicalResult
 PrecisionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                      Type accumulate, Type output) {
+                      Type accumulate, Type output, Type compute) {
   if (failed(verifyFloatParameter(emitError, "accumulate", accumulate)))
+    return failure();
+  if (compute && failed(verifyFloatParameter(emitError, "compute", compute)))
     return failure();
   return verifyFloatParameter(emitError, "output", output);
 }
@@ -180,13 +182,15 @@ void ColorAttr::print(AsmPrinter &printer) const {
 
 Attribute PrecisionAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
-  Type accumulate, output;
+  Type accumulate, output, compute;
   if (parser.parseLess() ||
-      parseKeyValueList(parser, "#amp.precision", {"accumulate", "output"},
+      parseKeyValueList(parser, "#amp.precision",
+                        {"compute", "accumulate", "output"},
                         [&](StringRef key) {
-                          return parser.parseType(key == "accumulate"
-                                                      ? accumulate
-                                                      : output);
+                          return parser.parseType(
+                              key == "compute"      ? compute
+                              : key == "accumulate" ? accumulate
+                                                    : output);
                         }))
     return {};
   if (!accumulate || !output) {
@@ -197,11 +201,14 @@ Attribute PrecisionAttr::parse(AsmParser &parser, Type) {
   }
   return PrecisionAttr::getChecked(
       [&] { return parser.emitError(loc); }, parser.getContext(), accumulate,
-      output);
+      output, compute);
 }
 
 void PrecisionAttr::print(AsmPrinter &printer) const {
-  printer << "<accumulate = " << getAccumulate()
+  printer << "<";
+  if (getCompute())
+    printer << "compute = " << getCompute() << ", ";
+  printer << "accumulate = " << getAccumulate()
           << ", output = " << getOutput() << ">";
 }
 

@@ -27,6 +27,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Threading.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/SetVector.h"
@@ -42,6 +43,8 @@
 namespace mlir {
 namespace amp {
 #define GEN_PASS_DEF_AMPMIXEDPRECISIONPASS
+#define GEN_PASS_DEF_AMPPLANPRECISIONPASS
+#define GEN_PASS_DEF_AMPAPPLYPRECISIONPASS
 #include "amp/Transforms/Passes.h.inc"
 } // namespace amp
 } // namespace mlir
@@ -51,14 +54,23 @@ using namespace mlir::amp;
 
 namespace {
 
-struct AmpMixedPrecisionPass
-    : public amp::impl::AmpMixedPrecisionPassBase<AmpMixedPrecisionPass> {
+/// What --amp-mixed-precision and --amp-plan-precision share: their options
+/// (the same list, Passes.td) and how they are resolved, once, into
+/// MixedPrecisionOptions; the options for one function (policy scope,
+/// observed ranges).
+template <typename Derived, template <typename> class BaseT>
+struct MixedPrecisionPassCommon : public BaseT<Derived> {
+  using Base = BaseT<Derived>;
   using Base::Base;
+  using Base::accumulateType, Base::clampConstants, Base::grayOps,
+      Base::grayStrategy, Base::greenOps, Base::keepIOTypes, Base::minMacs,
+      Base::outputType, Base::overflowType, Base::policy, Base::rangeAnalysis,
+      Base::rangeMargin, Base::ranges, Base::redOps, Base::remarks,
+      Base::report, Base::skipLayers, Base::targetType, Base::unknownOps;
 
   LogicalResult initialize(MLIRContext *ctx) override;
-  void runOnOperation() override;
 
-private:
+protected:
   /// The options for converting `op`: the resolved options with the policy
   /// that applies there.
   MixedPrecisionOptions optionsFor(Operation *op) const;
@@ -68,7 +80,8 @@ private:
   /// unreached entries.
   void attachObservedRanges(Operation *func,
                             MixedPrecisionOptions &options) const;
-  void updateStatistics(const FunctionConversion &conversion);
+  /// The functions nested in `root` (not `root` itself), in pre-order.
+  static SmallVector<Operation *> collectFunctions(Operation *root);
 
   MixedPrecisionOptions resolved;
   /// The policy given with `policy=`, if any.
@@ -77,13 +90,37 @@ private:
   std::shared_ptr<const ObservedRanges> observedRanges;
 };
 
+#define AMP_COMMON_TEMPLATE                                                    \
+  template <typename Derived, template <typename> class BaseT>
+#define AMP_COMMON MixedPrecisionPassCommon<Derived, BaseT>
+
+struct AmpMixedPrecisionPass
+    : public MixedPrecisionPassCommon<AmpMixedPrecisionPass,
+                                      amp::impl::AmpMixedPrecisionPassBase> {
+  using MixedPrecisionPassCommon::MixedPrecisionPassCommon;
+
+  void runOnOperation() override;
+
+private:
+  void updateStatistics(const FunctionConversion &conversion);
+};
+
+struct AmpPlanPrecisionPass
+    : public MixedPrecisionPassCommon<AmpPlanPrecisionPass,
+                                      amp::impl::AmpPlanPrecisionPassBase> {
+  using MixedPrecisionPassCommon::MixedPrecisionPassCommon;
+
+  void runOnOperation() override;
+};
+
 /// Parses a float type option; "target" names the target type.
-FailureOr<FloatType> parseFloatOption(MLIRContext *ctx, StringRef option,
-                                      StringRef text, FloatType target,
+FailureOr<FloatType> parseFloatOption(MLIRContext *ctx, StringRef passName,
+                                      StringRef option, StringRef text,
+                                      FloatType target,
                                       ArrayRef<StringRef> allowed) {
   auto fail = [&]() -> FailureOr<FloatType> {
     InFlightDiagnostic diag = emitError(UnknownLoc::get(ctx))
-                              << "amp-mixed-precision: invalid " << option
+                              << passName << ": invalid " << option
                               << " '" << text << "'; expected one of: ";
     llvm::interleaveComma(allowed, diag);
     return failure();
@@ -99,22 +136,24 @@ FailureOr<FloatType> parseFloatOption(MLIRContext *ctx, StringRef option,
   return floatType;
 }
 
-LogicalResult AmpMixedPrecisionPass::initialize(MLIRContext *ctx) {
+AMP_COMMON_TEMPLATE
+LogicalResult AMP_COMMON::initialize(MLIRContext *ctx) {
+  StringRef passName = this->getArgument();
   auto error = [&]() {
-    return emitError(UnknownLoc::get(ctx)) << "amp-mixed-precision: ";
+    return emitError(UnknownLoc::get(ctx)) << passName << ": ";
   };
 
   FailureOr<FloatType> target = parseFloatOption(
-      ctx, "target-type", targetType, FloatType(), {"f16", "bf16"});
+      ctx, passName, "target-type", targetType, FloatType(), {"f16", "bf16"});
   if (failed(target))
     return failure();
   resolved.target = *target;
 
   FailureOr<FloatType> accumulate = parseFloatOption(
-      ctx, "accumulate-type", accumulateType, *target,
+      ctx, passName, "accumulate-type", accumulateType, *target,
       {"f32", "target", targetType});
   FailureOr<FloatType> output = parseFloatOption(
-      ctx, "output-type", outputType, *target, {"target", "f32", targetType});
+      ctx, passName, "output-type", outputType, *target, {"target", "f32", targetType});
   if (failed(accumulate) || failed(output))
     return failure();
   if (minMacs < 0)
@@ -145,13 +184,14 @@ LogicalResult AmpMixedPrecisionPass::initialize(MLIRContext *ctx) {
     if (accumulateType.hasValue() || outputType.hasValue() ||
         minMacs.hasValue())
       emitWarning(UnknownLoc::get(ctx))
-          << "amp-mixed-precision: accumulate-type, output-type and min-macs "
+          << passName
+          << ": accumulate-type, output-type and min-macs "
              "configure the default policy and are ignored with policy=";
   }
 
   // Op lists: every name must be a known op, in one list only.
   resolved.userColors.clear();
-  auto addList = [&](const ListOption<std::string> &list, StringRef name,
+  auto addList = [&](const Pass::ListOption<std::string> &list, StringRef name,
                      Color color) -> LogicalResult {
     for (const std::string &opName : list) {
       std::string reason;
@@ -204,7 +244,7 @@ LogicalResult AmpMixedPrecisionPass::initialize(MLIRContext *ctx) {
     return error() << "invalid gray-strategy '" << grayStrategy
                    << "'; expected one of: min-bytes, fewest-casts, follow";
   FailureOr<FloatType> overflow = parseFloatOption(
-      ctx, "overflow-type", overflowType, *target, {"f32", "f16", "bf16"});
+      ctx, passName, "overflow-type", overflowType, *target, {"f32", "f16", "bf16"});
   if (failed(overflow))
     return failure();
   if (*overflow == *target)
@@ -236,9 +276,9 @@ LogicalResult AmpMixedPrecisionPass::initialize(MLIRContext *ctx) {
                      << " has no functions: nothing to match";
     observedRanges =
         std::make_shared<const ObservedRanges>(std::move(*loaded));
-  } else if (rangeMargin.hasValue()) {
+  } else if (rangeMargin != 2.0) {
     emitWarning(UnknownLoc::get(ctx))
-        << "amp-mixed-precision: range-margin applies to observed ranges "
+        << passName << ": range-margin applies to observed ranges "
            "and is ignored without ranges=";
   }
   resolved.clampConstants = clampConstants;
@@ -249,7 +289,24 @@ LogicalResult AmpMixedPrecisionPass::initialize(MLIRContext *ctx) {
   return success();
 }
 
-MixedPrecisionOptions AmpMixedPrecisionPass::optionsFor(Operation *op) const {
+AMP_COMMON_TEMPLATE
+SmallVector<Operation *> AMP_COMMON::collectFunctions(Operation *root) {
+  SmallVector<Operation *> functions;
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op == root)
+      return WalkResult::advance();
+    if (auto func = dyn_cast<FunctionOpInterface>(op)) {
+      if (!func.isExternal())
+        functions.push_back(op);
+      return WalkResult::skip();
+    }
+    return WalkResult::advance();
+  });
+  return functions;
+}
+
+AMP_COMMON_TEMPLATE
+MixedPrecisionOptions AMP_COMMON::optionsFor(Operation *op) const {
   MixedPrecisionOptions options = resolved;
   if (explicitPolicy) {
     options.policy = explicitPolicy;
@@ -264,7 +321,8 @@ MixedPrecisionOptions AmpMixedPrecisionPass::optionsFor(Operation *op) const {
   return options;
 }
 
-void AmpMixedPrecisionPass::attachObservedRanges(
+AMP_COMMON_TEMPLATE
+void AMP_COMMON::attachObservedRanges(
     Operation *funcOp, MixedPrecisionOptions &options) const {
   if (!observedRanges)
     return;
@@ -281,7 +339,7 @@ void AmpMixedPrecisionPass::attachObservedRanges(
     });
     if (values)
       emitWarning(funcOp->getLoc())
-          << "amp-mixed-precision: " << ranges << " has no entries for @"
+          << this->getArgument() << ": " << ranges << " has no entries for @"
           << name << ": its " << values
           << " values are converted on static ranges alone";
     return;
@@ -334,7 +392,7 @@ void AmpMixedPrecisionPass::attachObservedRanges(
   auto warn = [&](const Problem &problem, StringRef what) {
     if (problem.count)
       emitWarning(funcOp->getLoc())
-          << "amp-mixed-precision: " << problem.count << " of the " << values
+          << this->getArgument() << ": " << problem.count << " of the " << values
           << " values of @" << name << " " << what << " in " << ranges
           << " (first: " << problem.first
           << "); they are converted on static ranges alone";
@@ -343,7 +401,7 @@ void AmpMixedPrecisionPass::attachObservedRanges(
   warn(unreached, "were never reached on the samples");
   if (stale.count)
     emitWarning(funcOp->getLoc())
-        << "amp-mixed-precision: " << stale.count << " stale entr"
+        << this->getArgument() << ": " << stale.count << " stale entr"
         << (stale.count == 1 ? "y" : "ies") << " for @" << name << " in "
         << ranges << " (the model changed since calibration; first: "
         << stale.first << "): not used";
@@ -483,17 +541,7 @@ void AmpMixedPrecisionPass::runOnOperation() {
   }
 
   // On a container: every function nested in it, in parallel.
-  SmallVector<Operation *> functions;
-  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (op == root)
-      return WalkResult::advance();
-    if (auto func = dyn_cast<FunctionOpInterface>(op)) {
-      if (!func.isExternal())
-        functions.push_back(op);
-      return WalkResult::skip();
-    }
-    return WalkResult::advance();
-  });
+  SmallVector<Operation *> functions = collectFunctions(root);
 
   SmallVector<FunctionConversion, 0> conversions(functions.size());
   SmallVector<MixedPrecisionOptions, 0> options;
@@ -550,5 +598,116 @@ void AmpMixedPrecisionPass::runOnOperation() {
     }
   }
 }
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// --amp-plan-precision
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Writes the decisions of `plan` onto its ops: amp.precision with all three
+/// types on the ops that run in 16 bits, amp.color = red on those that stay
+/// in FP32. Ops whose types amp does not convert are left alone.
+void annotateDecisions(const PrecisionPlan &plan) {
+  for (auto [i, op] : llvm::enumerate(plan.getOps())) {
+    const OpDecision &d = plan.getDecision(i);
+    if (d.reason == Reason::UnsupportedTypes)
+      continue;
+    MLIRContext *ctx = op->getContext();
+    if (d.lowPrecision) {
+      op->removeAttr(AmpDialect::ColorAttrHelper::getNameStr());
+      op->setAttr(AmpDialect::PrecisionAttrHelper::getNameStr(),
+                  PrecisionAttr::get(ctx, d.accumulateType, d.outputType,
+                                     d.computeType));
+    } else {
+      op->removeAttr(AmpDialect::PrecisionAttrHelper::getNameStr());
+      op->setAttr(AmpDialect::ColorAttrHelper::getNameStr(),
+                  ColorAttr::get(ctx, Color::red));
+    }
+  }
+}
+
+void AmpPlanPrecisionPass::runOnOperation() {
+  Operation *root = getOperation();
+  if (!report.empty()) {
+    emitError(root->getLoc())
+        << "amp-plan-precision: report= belongs to amp-mixed-precision (the "
+           "annotations are the plan)";
+    return signalPassFailure();
+  }
+  SmallVector<Operation *> functions;
+  if (auto func = dyn_cast<FunctionOpInterface>(root)) {
+    if (!func.isExternal())
+      functions.push_back(root);
+  } else {
+    functions = collectFunctions(root);
+  }
+  SmallVector<MixedPrecisionOptions, 0> options;
+  options.reserve(functions.size());
+  for (Operation *func : functions) {
+    options.push_back(optionsFor(func));
+    options.back().recordDecisions = false;
+    options.back().countConstantBytes = false;
+    attachObservedRanges(func, options.back());
+  }
+  ParallelDiagnosticHandler diagHandler(&getContext());
+  LogicalResult planned = failableParallelForEach(
+      &getContext(), llvm::seq<size_t>(0, functions.size()), [&](size_t i) {
+        diagHandler.setOrderIDForThread(i);
+        PrecisionPlan plan(functions[i], options[i]);
+        LogicalResult result = plan.run();
+        if (succeeded(result))
+          annotateDecisions(plan);
+        diagHandler.eraseOrderIDForThread();
+        return result;
+      });
+  if (failed(planned))
+    signalPassFailure();
+}
+
+//===----------------------------------------------------------------------===//
+// --amp-apply-precision
+//===----------------------------------------------------------------------===//
+
+struct AmpApplyPrecisionPass
+    : public amp::impl::AmpApplyPrecisionPassBase<AmpApplyPrecisionPass> {
+  using Base::Base;
+
+  LogicalResult initialize(MLIRContext *ctx) override {
+    if (targetType != "f16" && targetType != "bf16")
+      return emitError(UnknownLoc::get(ctx))
+             << "amp-apply-precision: invalid target-type '" << targetType
+             << "'; expected one of: f16, bf16";
+    AmpMixedPrecisionPassOptions options;
+    options.targetType = targetType;
+    options.keepIOTypes = keepIOTypes;
+    convert = OpPassManager(OpPassManager::Nesting::Explicit);
+    convert.addPass(createAmpMixedPrecisionPass(options));
+    return success();
+  }
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    convert.getDependentDialects(registry);
+  }
+
+  /// The conversion is --amp-mixed-precision's: every annotated op is
+  /// pinned to its annotation, so the analysis has nothing left to decide
+  /// for them, and the rewrite (casts, constants, accumulators, signatures)
+  /// is the same code. Then the annotations go.
+  void runOnOperation() override {
+    Operation *root = getOperation();
+    if (failed(runPipeline(convert, root)))
+      return signalPassFailure();
+    root->walk([](Operation *op) {
+      op->removeAttr(AmpDialect::PrecisionAttrHelper::getNameStr());
+      op->removeAttr(AmpDialect::ColorAttrHelper::getNameStr());
+    });
+  }
+
+  OpPassManager convert{OpPassManager::Nesting::Explicit};
+};
 
 } // namespace

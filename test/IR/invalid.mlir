@@ -10,12 +10,17 @@ func.func @f() attributes {p = #amp.precision<accumulate = f32, output = index>}
 
 // -----
 
+// expected-error@+1 {{'compute' must be a floating-point type, got 'i8'}}
+func.func @f() attributes {p = #amp.precision<compute = i8, accumulate = f32, output = f16>}
+
+// -----
+
 // expected-error@+1 {{#amp.precision needs both 'accumulate' and 'output' (missing 'output')}}
 func.func @f() attributes {p = #amp.precision<accumulate = f32>}
 
 // -----
 
-// expected-error@+1 {{unknown parameter 'acc' in #amp.precision (expected accumulate, output)}}
+// expected-error@+1 {{unknown parameter 'acc' in #amp.precision (expected compute, accumulate, output)}}
 func.func @f() attributes {p = #amp.precision<acc = f32, output = f16>}
 
 // -----
@@ -25,7 +30,7 @@ func.func @f() attributes {p = #amp.precision<output = f32, output = f16>}
 
 // -----
 
-// expected-error@+1 {{expected a parameter name in #amp.precision (one of accumulate, output)}}
+// expected-error@+1 {{expected a parameter name in #amp.precision (one of compute, accumulate, output)}}
 func.func @f() attributes {p = #amp.precision<>}
 
 // -----

@@ -17,6 +17,10 @@
 // RUN: amp-opt %t/policy-kind.mlir "--amp-mixed-precision=policy=#amp.color<red>" --verify-diagnostics
 // RUN: amp-opt %t/policy-ignored.mlir "--amp-mixed-precision=policy=#amp.default_policy accumulate-type=target" --verify-diagnostics
 // RUN: amp-opt %t/report.mlir --amp-mixed-precision=report=%t/no/such/dir/report.json --verify-diagnostics
+// RUN: amp-opt %t/plan-report.mlir --amp-plan-precision=report=%t/r.json --verify-diagnostics
+// RUN: amp-opt %t/plan-target.mlir --amp-plan-precision=target-type=f64 --verify-diagnostics
+// RUN: amp-opt %t/apply-target.mlir --amp-apply-precision=target-type=f8 --verify-diagnostics
+// RUN: amp-opt %t/apply-compute.mlir --amp-apply-precision --verify-diagnostics
 // RUN: not amp-opt %t/target.mlir --amp-mixed-precision=skip-layers=first 2>&1 | FileCheck %s --check-prefix=SKIP
 // RUN: not amp-opt %t/target.mlir --amp-mixed-precision=keep-io-types=maybe 2>&1 | FileCheck %s --check-prefix=BOOL
 // RUN: not amp-opt %t/target.mlir --amp-mixed-precision=tagret-type=f16 2>&1 | FileCheck %s --check-prefix=NAME
@@ -89,4 +93,23 @@ func.func @f() { return }
 // expected-error@+1 {{cannot write the report}}
 module {
   func.func @f() { return }
+}
+
+//--- plan-report.mlir
+// expected-error@+1 {{amp-plan-precision: report= belongs to amp-mixed-precision (the annotations are the plan)}}
+module {}
+
+//--- plan-target.mlir
+// expected-error@unknown {{amp-plan-precision: invalid target-type 'f64'; expected one of: f16, bf16}}
+func.func @f() { return }
+
+//--- apply-target.mlir
+// expected-error@unknown {{amp-apply-precision: invalid target-type 'f8'; expected one of: f16, bf16}}
+func.func @f() { return }
+
+//--- apply-compute.mlir
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{amp.precision asks for compute 'f64'; it must be f32, f16 or bf16}}
+  %0 = math.exp %a {amp.precision = #amp.precision<compute = f64, accumulate = f32, output = f32>} : tensor<4xf32>
+  return %0 : tensor<4xf32>
 }

@@ -203,6 +203,9 @@ private:
     bool pinned = false;
     /// Decided by ranges: runs in the overflow type / stays in FP32.
     bool overflowType = false, keptHigh = false;
+    /// Annotated with all three types (amp.precision with `compute`, as
+    /// --amp-plan-precision writes): taken as written.
+    bool exact = false;
   };
   /// Why an op cannot use a type, from ranges or attributes.
   struct RangeProblem {

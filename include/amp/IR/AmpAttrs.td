@@ -34,11 +34,28 @@ def Amp_PrecisionAttr : Amp_Attr<"Precision", "precision"> {
     ```
 
     Both types must be floating-point types.
+
+    An optional `compute` type fixes the type the op's inputs are read in
+    (default: the conversion's target type). `--amp-plan-precision` writes
+    it on every op it runs in 16 bits, so that an annotated module says
+    everything `--amp-apply-precision` needs, also for ops that run in the
+    overflow type (`#amp.precision<compute = bf16, accumulate = bf16,
+    output = bf16>` in an f16 conversion).
   }];
-  let parameters = (ins "::mlir::Type":$accumulate, "::mlir::Type":$output);
+  let parameters = (ins "::mlir::Type":$accumulate, "::mlir::Type":$output,
+                        OptionalParameter<"::mlir::Type">:$compute);
+  let builders = [
+    AttrBuilder<(ins "::mlir::Type":$accumulate, "::mlir::Type":$output), [{
+      return $_get($_ctxt, accumulate, output, ::mlir::Type());
+    }]>
+  ];
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
+    /// The compute type as a float type, or null if not given.
+    ::mlir::FloatType getComputeFloatType() const {
+      return ::llvm::cast_or_null<::mlir::FloatType>(getCompute());
+    }
     /// The accumulation type as a float type.
     ::mlir::FloatType getAccumulateFloatType() const {
       return ::llvm::cast<::mlir::FloatType>(getAccumulate());

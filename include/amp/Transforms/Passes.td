@@ -10,66 +10,9 @@
 
 include "mlir/Pass/PassBase.td"
 
-def AmpMixedPrecisionPass : Pass<"amp-mixed-precision"> {
-  let summary = "Convert FP32 code to mixed precision (FP16/BF16 with FP32 "
-                "accumulation)";
-  let description = [{
-    Converts every function (any op implementing `FunctionOpInterface`) from
-    FP32 to mixed precision:
-
-    * **green** ops (matmul, convolution and other contractions) take their
-      float data inputs in `target-type`, accumulate in the accumulation type
-      and produce the output type;
-    * **red** ops (exp, log, pow, rsqrt, erf, softmax, sum/mean reductions,
-      sum/average pooling) stay in FP32; inputs that arrive in low precision
-      are cast up;
-    * **gray** ops (elementwise arithmetic, max/min/clamp, sigmoid/tanh, max
-      pooling, data movement) run in `target-type` or in FP32, whichever
-      moves fewer bytes, casts included (`gray-strategy=min-bytes`, an exact
-      minimum cut over the function's float data flow); `fewest-casts` and
-      `follow` (TVM's rule) are the older local rules.
-
-    Ranges come first: a float range analysis bounds values from constants,
-    loop indices, casts, elementwise arithmetic and reductions. An op whose
-    values provably leave the target type's finite range, whose float
-    attributes (clamp bounds) do not fit, or that converts integers beyond
-    the target's exact-integer limit (2048 for f16, 256 for bf16) stays in
-    FP32, or runs in `overflow-type` when that type holds its values. A green
-    op whose output alone overflows keeps low inputs and an FP32 output.
-    Values of unknown range (function arguments) are never a reason. With
-    `ranges=RANGES.json` (written by `amp-run --calibrate`), the ranges that
-    values reached on sample inputs count too: an op result whose largest
-    observed magnitude, times `range-margin`, leaves the target type is
-    treated like a provable overflow. Init
-    tensors (`tensor.empty`, `linalg.fill` of a constant) are rebuilt in the
-    type each consumer reads them in, so FP32 consumers keep the FP32 value.
-
-    Casts are `arith.truncf`/`arith.extf` (`tosa.cast` for TOSA values), at
-    most one per value and type, never a round trip; casts of constants fold
-    into new 16-bit constants. Function signatures are kept
-    (`keep-io-types`). Annotations on an op (`amp.color`, `amp.precision`)
-    override everything; a policy attribute (`amp.policy` on the module, or
-    the `policy` option) replaces the default lists.
-
-    The pass runs on any op. On a function it converts that function; on a
-    module (or any other op) it converts every function nested in it, in
-    parallel, each with its own state, and then updates signatures when
-    `keep-io-types=false`.
-
-    Example:
-
-    ```mlir
-    // amp-opt --amp-mixed-precision
-    %0 = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>)
-                       outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
-    // becomes
-    %a16 = arith.truncf %a : tensor<64x64xf32> to tensor<64x64xf16>
-    %b16 = arith.truncf %b : tensor<64x64xf32> to tensor<64x64xf16>
-    %0 = linalg.matmul ins(%a16, %b16 : tensor<64x64xf16>, tensor<64x64xf16>)
-                       outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
-    ```
-  }];
-  let options = [
+// The options that decide precisions, shared by --amp-mixed-precision and
+// --amp-plan-precision (the same decisions, converted or written down).
+defvar AmpMixedPrecisionOptions = [
     Option<"targetType", "target-type", "std::string", /*default=*/"\"f16\"",
            "Low-precision type of converted ops: f16 or bf16">,
     Option<"accumulateType", "accumulate-type", "std::string",
@@ -138,7 +81,68 @@ def AmpMixedPrecisionPass : Pass<"amp-mixed-precision"> {
            "stdout)">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark with the decision for every converted or kept op">,
-  ];
+];
+
+def AmpMixedPrecisionPass : Pass<"amp-mixed-precision"> {
+  let summary = "Convert FP32 code to mixed precision (FP16/BF16 with FP32 "
+                "accumulation)";
+  let description = [{
+    Converts every function (any op implementing `FunctionOpInterface`) from
+    FP32 to mixed precision:
+
+    * **green** ops (matmul, convolution and other contractions) take their
+      float data inputs in `target-type`, accumulate in the accumulation type
+      and produce the output type;
+    * **red** ops (exp, log, pow, rsqrt, erf, softmax, sum/mean reductions,
+      sum/average pooling) stay in FP32; inputs that arrive in low precision
+      are cast up;
+    * **gray** ops (elementwise arithmetic, max/min/clamp, sigmoid/tanh, max
+      pooling, data movement) run in `target-type` or in FP32, whichever
+      moves fewer bytes, casts included (`gray-strategy=min-bytes`, an exact
+      minimum cut over the function's float data flow); `fewest-casts` and
+      `follow` (TVM's rule) are the older local rules.
+
+    Ranges come first: a float range analysis bounds values from constants,
+    loop indices, casts, elementwise arithmetic and reductions. An op whose
+    values provably leave the target type's finite range, whose float
+    attributes (clamp bounds) do not fit, or that converts integers beyond
+    the target's exact-integer limit (2048 for f16, 256 for bf16) stays in
+    FP32, or runs in `overflow-type` when that type holds its values. A green
+    op whose output alone overflows keeps low inputs and an FP32 output.
+    Values of unknown range (function arguments) are never a reason. With
+    `ranges=RANGES.json` (written by `amp-run --calibrate`), the ranges that
+    values reached on sample inputs count too: an op result whose largest
+    observed magnitude, times `range-margin`, leaves the target type is
+    treated like a provable overflow. Init
+    tensors (`tensor.empty`, `linalg.fill` of a constant) are rebuilt in the
+    type each consumer reads them in, so FP32 consumers keep the FP32 value.
+
+    Casts are `arith.truncf`/`arith.extf` (`tosa.cast` for TOSA values), at
+    most one per value and type, never a round trip; casts of constants fold
+    into new 16-bit constants. Function signatures are kept
+    (`keep-io-types`). Annotations on an op (`amp.color`, `amp.precision`)
+    override everything; a policy attribute (`amp.policy` on the module, or
+    the `policy` option) replaces the default lists.
+
+    The pass runs on any op. On a function it converts that function; on a
+    module (or any other op) it converts every function nested in it, in
+    parallel, each with its own state, and then updates signatures when
+    `keep-io-types=false`.
+
+    Example:
+
+    ```mlir
+    // amp-opt --amp-mixed-precision
+    %0 = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>)
+                       outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+    // becomes
+    %a16 = arith.truncf %a : tensor<64x64xf32> to tensor<64x64xf16>
+    %b16 = arith.truncf %b : tensor<64x64xf32> to tensor<64x64xf16>
+    %0 = linalg.matmul ins(%a16, %b16 : tensor<64x64xf16>, tensor<64x64xf16>)
+                       outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+    ```
+  }];
+  let options = AmpMixedPrecisionOptions;
   let statistics = [
     Statistic<"numGreen", "green-ops", "Ops converted as green">,
     Statistic<"numGrayLow", "gray-ops-low", "Gray ops run in the target type">,
@@ -148,6 +152,60 @@ def AmpMixedPrecisionPass : Pass<"amp-mixed-precision"> {
     Statistic<"numCasts", "casts", "Casts inserted">,
     Statistic<"numFoldedConstants", "folded-constants",
               "Constants folded into the target type">,
+  ];
+  let dependentDialects = [
+    "::mlir::amp::AmpDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::tosa::TosaDialect",
+  ];
+}
+
+def AmpPlanPrecisionPass : Pass<"amp-plan-precision"> {
+  let summary = "Write the decisions of --amp-mixed-precision onto the ops, "
+                "as annotations, without converting";
+  let description = [{
+    Runs the analysis of `--amp-mixed-precision` (same options, same
+    decisions) and writes each decision onto its op instead of carrying it
+    out: an op that would run in 16 bits gets
+    `amp.precision = #amp.precision<compute = ..., accumulate = ...,
+    output = ...>`, an op that would stay in FP32 gets
+    `amp.color = #amp.color<red>`. Nothing else changes. The result can be
+    read, edited (change one annotation to change one op) and converted by
+    `--amp-apply-precision`; the two together give what
+    `--amp-mixed-precision` gives. See docs/annotations.md.
+
+    ```mlir
+    // amp-opt --amp-plan-precision
+    %0 = linalg.matmul {amp.precision = #amp.precision<compute = f16, accumulate = f32, output = f16>}
+           ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>)
+           outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+    ```
+  }];
+  let options = AmpMixedPrecisionOptions;
+  let dependentDialects = ["::mlir::amp::AmpDialect"];
+}
+
+def AmpApplyPrecisionPass : Pass<"amp-apply-precision"> {
+  let summary = "Convert ops as their amp.precision / amp.color annotations "
+                "say, and remove the annotations";
+  let description = [{
+    The second half of `--amp-mixed-precision`: rewrites every annotated op
+    to the precision its annotation gives (`amp.precision` with a `compute`
+    type: exactly those types; `amp.color = red`: FP32), with the same casts,
+    folded constants and accumulators as the one-shot pass, then removes the
+    `amp.precision` and `amp.color` annotations of the function. Ops without
+    an annotation are decided as `--amp-mixed-precision` would with default
+    options. With `keep-io-types=false`, public signatures change as in the
+    one-shot pass.
+  }];
+  let options = [
+    Option<"targetType", "target-type", "std::string", /*default=*/"\"f16\"",
+           "Low-precision type for ops without a complete annotation: f16 "
+           "or bf16">,
+    Option<"keepIOTypes", "keep-io-types", "bool", /*default=*/"true",
+           "Keep function argument and result types (see "
+           "amp-mixed-precision)">,
   ];
   let dependentDialects = [
     "::mlir::amp::AmpDialect",
