@@ -15,6 +15,7 @@
 #include "amp/Runner/Passes.h"
 
 #include "AmpTestDialect.h"
+#include "TestPasses.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -67,6 +68,7 @@ int main(int argc, char **argv) {
 
   // amp's passes and the upstream ones they are combined with.
   mlir::amp::registerAmpPasses();
+  mlir::amp::test::registerTestPrecisionPatternsPass();
   // amp-run's CPU lowering pass, for its tests.
   mlir::amp::registerAmpRunnerPasses();
   mlir::registerTransformsPasses();
