@@ -6,7 +6,10 @@ writes the model once, then runs amp-compile-bench (tools/amp-compile-bench)
 in separate processes:
 
   parse    parse + verify alone;
-  pass     parse + verify + amp-mixed-precision + verify.
+  pass     parse + verify + amp-mixed-precision + verify;
+  canonicalize, cse
+           the same with upstream's --canonicalize / --cse instead, the
+           baselines the pass's cost is compared with (pass/canon).
 
 Times are CPU seconds of the process (single-threaded MLIR context: the
 machine may be shared, and CPU time does not count waiting); the best of
@@ -28,6 +31,12 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PIPELINE = "builtin.module(func.func(amp-mixed-precision))"
+# Upstream passes on the same module, as baselines (one run, same process
+# layout: parse, verify, pass, verify).
+BASELINES = {
+    "canonicalize": "builtin.module(func.func(canonicalize))",
+    "cse": "builtin.module(func.func(cse))",
+}
 
 
 def generate(family, ops, path):
@@ -68,9 +77,9 @@ def main():
 
     tool = os.path.join(args.build, "bin", "amp-compile-bench")
     os.makedirs(args.work, exist_ok=True)
-    header = ("| family | ops | parse s | pass s | pass/parse | parse µs/op | "
-              "pass µs/op | verify after s | RSS parse MB | RSS pass MB | "
-              "RSS ratio |")
+    header = ("| family | ops | parse s | pass s | canonicalize s | cse s | "
+              "pass/canon | pass/parse | parse µs/op | pass µs/op | "
+              "verify after s | RSS parse MB | RSS pass MB | RSS ratio |")
     lines = [header, "|" + "---|" * (header.count("|") - 1)]
     print("\n".join(lines), flush=True)
     rows = []
@@ -81,12 +90,16 @@ def main():
             repeat = args.repeat if size < 1000000 else 1
             parse = measure(tool, model, None, repeat)
             full = measure(tool, model, PIPELINE, repeat)
+            base = {name: measure(tool, model, pipeline, repeat)
+                    for name, pipeline in BASELINES.items()}
             ops = parse["ops"]
             parse_s = parse["parse_cpu_s"]
             pass_s = full["pass_cpu_s"]
             row = {
                 "family": family, "ops": ops, "ops_after": full["ops_after"],
                 "parse_s": parse_s, "pass_s": pass_s,
+                "canonicalize_s": base["canonicalize"]["pass_cpu_s"],
+                "cse_s": base["cse"]["pass_cpu_s"],
                 "verify_after_s": full["verify_after_cpu_s"],
                 "ratio": pass_s / parse_s,
                 "parse_us_per_op": parse_s / ops * 1e6,
@@ -95,8 +108,10 @@ def main():
                 "rss_pass_mb": full["peak_rss_kb"] / 1024,
             }
             row["rss_ratio"] = row["rss_pass_mb"] / row["rss_parse_mb"]
+            row["canon_ratio"] = pass_s / max(row["canonicalize_s"], 1e-9)
             rows.append(row)
             line = ("| {family} | {ops} | {parse_s:.3f} | {pass_s:.3f} | "
+                    "{canonicalize_s:.3f} | {cse_s:.3f} | {canon_ratio:.2f} | "
                     "{ratio:.2f} | {parse_us_per_op:.2f} | "
                     "{pass_us_per_op:.2f} | {verify_after_s:.3f} | "
                     "{rss_parse_mb:.0f} | {rss_pass_mb:.0f} | "
