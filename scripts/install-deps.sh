@@ -37,5 +37,13 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
+# LLVM 22 is in bookworm-security, which a standard Debian 12 install has
+# among its sources but a minimal root (debootstrap) may not.
+if ! apt-cache policy llvm-22-dev 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+  echo "amp: llvm-22-dev is not in your package sources. It comes from Debian's" >&2
+  echo "  bookworm-security; add this line to /etc/apt/sources.list and rerun:" >&2
+  echo "  deb http://deb.debian.org/debian-security bookworm-security main" >&2
+  exit 1
+fi
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "amp: installed ${missing[*]}"
