@@ -39,7 +39,8 @@ export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 # LLVM 22 is in bookworm-security, which a standard Debian 12 install has
 # among its sources but a minimal root (debootstrap) may not.
-if ! apt-cache policy llvm-22-dev 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+policy=$(apt-cache policy llvm-22-dev 2>/dev/null || true)
+if ! grep -q 'Candidate: [0-9]' <<<"$policy"; then
   echo "amp: llvm-22-dev is not in your package sources. It comes from Debian's" >&2
   echo "  bookworm-security; add this line to /etc/apt/sources.list and rerun:" >&2
   echo "  deb http://deb.debian.org/debian-security bookworm-security main" >&2
