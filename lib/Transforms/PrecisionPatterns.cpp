@@ -38,8 +38,7 @@ Value getInType(PatternRewriter &rewriter, Value value, Type elementType,
             getElementTypeOrSelf(value.getType()).getIntOrFloatBitWidth())
       return source; // An exact widening: no round trip.
   }
-  Block *block = def ? def->getBlock()
-                     : cast<BlockArgument>(value).getOwner();
+  Block *block = def ? def->getBlock() : cast<BlockArgument>(value).getOwner();
   Operation *ancestor = block->findAncestorOpInBlock(*consumer);
   for (Operation *user : value.getUsers())
     if (user != consumer && isFloatCast(user) &&
@@ -92,8 +91,8 @@ struct ConvertToDecidedPrecision : public RewritePattern {
       if (getElementTypeOrSelf(type) != want)
         wanted.push_back({operand.getOperandNumber(), want});
     }
-    Type native = iface.getConvertedResultElementType(
-        decision->computeType, decision->accumulateType);
+    Type native = iface.getConvertedResultElementType(decision->computeType,
+                                                      decision->accumulateType);
     bool resultsNative = llvm::all_of(op->getResultTypes(), [&](Type type) {
       return !isCastableFloatType(type) || getElementTypeOrSelf(type) == native;
     });
@@ -119,9 +118,9 @@ struct ConvertToDecidedPrecision : public RewritePattern {
         replacements.push_back(result);
         continue;
       }
-      Value view = createFloatCast(rewriter, op->getLoc(), result,
-                                   getElementTypeOrSelf(oldType),
-                                   isTosa(*newOp));
+      Value view =
+          createFloatCast(rewriter, op->getLoc(), result,
+                          getElementTypeOrSelf(oldType), isTosa(*newOp));
       if (*newOp == op)
         rewriter.replaceAllUsesExcept(result, view, view.getDefiningOp());
       replacements.push_back(view);
@@ -150,8 +149,8 @@ struct FoldCastRoundTrip : public RewritePattern {
     Value source = getFloatCastSource(wide.getDefiningOp());
     if (!source || source.getType() != op->getResult(0).getType())
       return failure();
-    unsigned narrow = getElementTypeOrSelf(source.getType())
-                          .getIntOrFloatBitWidth();
+    unsigned narrow =
+        getElementTypeOrSelf(source.getType()).getIntOrFloatBitWidth();
     if (narrow >= getElementTypeOrSelf(wide.getType()).getIntOrFloatBitWidth())
       return failure(); // Not a widening: the round trip loses bits.
     rewriter.replaceOp(op, source);
@@ -176,10 +175,10 @@ struct FoldCastOfConstant : public RewritePattern {
                 .getIntOrFloatBitWidth() != 16)
       return failure(); // Only into the conversion's 16-bit types.
     rewriter.setInsertionPoint(op);
-    Value constant = materializeElementType(
-        rewriter, op->getLoc(), source,
-        getElementTypeOrSelf(op->getResult(0).getType()),
-        /*preferTosa=*/false);
+    Value constant =
+        materializeElementType(rewriter, op->getLoc(), source,
+                               getElementTypeOrSelf(op->getResult(0).getType()),
+                               /*preferTosa=*/false);
     if (!constant.getDefiningOp() || isFloatCast(constant.getDefiningOp()))
       return failure();
     rewriter.replaceOp(op, constant);
@@ -202,8 +201,8 @@ PrecisionDecisionFn mlir::amp::getAnnotatedDecisions() {
   return [](Operation *op) -> std::optional<OpDecision> {
     auto precision = op->getAttrOfType<PrecisionAttr>(
         AmpDialect::PrecisionAttrHelper::getNameStr());
-    FloatType compute = precision ? precision.getComputeFloatType()
-                                  : FloatType();
+    FloatType compute =
+        precision ? precision.getComputeFloatType() : FloatType();
     if (!compute || compute.isF32())
       return std::nullopt;
     OpDecision decision;

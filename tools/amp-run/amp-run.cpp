@@ -23,6 +23,7 @@
 #include "amp/Runner/CpuLowering.h"
 #include "amp/Runner/HostTensor.h"
 #include "amp/Runner/JitFunction.h"
+#include "amp/Runner/ModelOptions.h"
 #include "amp/Runner/ModelPreparation.h"
 #include "amp/Runner/Passes.h"
 #include "amp/Runner/Samples.h"
@@ -67,37 +68,14 @@ enum ExitCode { kSuccess = 0, kCheckFailed = 1, kError = 2 };
 
 /// The command line. The options live in main's frame, not in globals.
 struct Options {
-  llvm::cl::OptionCategory modelCategory{"Model"};
-  llvm::cl::OptionCategory inputCategory{"Inputs"};
+  ModelOptions model{"run"};
   llvm::cl::OptionCategory conversionCategory{"Conversion"};
   llvm::cl::OptionCategory reportCategory{"Report"};
-  llvm::cl::opt<std::string> inputFile{
-      llvm::cl::Positional, llvm::cl::desc("<model.mlir>"), llvm::cl::init("-"),
-      llvm::cl::cat(modelCategory)};
-  llvm::cl::opt<std::string> entry{
-      "entry",
-      llvm::cl::desc("Function to run (default: the only public "
-                     "function with tensor arguments)"),
-      llvm::cl::value_desc("name"), llvm::cl::cat(modelCategory)};
   llvm::cl::opt<std::string> pipeline{
       "pipeline",
       llvm::cl::desc("Textual pass pipeline that makes the converted copy "
                      "(e.g. 'amp-mixed-precision{target-type=bf16}')"),
       llvm::cl::init("amp-mixed-precision"), llvm::cl::cat(conversionCategory)};
-  llvm::cl::opt<uint64_t> seed{
-      "seed", llvm::cl::desc("Seed of the random inputs and weights"),
-      llvm::cl::init(0), llvm::cl::cat(inputCategory)};
-  llvm::cl::opt<bool> randomizeWeights{
-      "randomize-weights",
-      llvm::cl::desc("Replace the weights (float constants of rank >= 2 read "
-                     "by contractions) by seeded random values scaled by "
-                     "their fan-in, in both versions"),
-      llvm::cl::cat(modelCategory)};
-  llvm::cl::list<std::string> shapes{
-      "shape",
-      llvm::cl::desc("Static shape of a dynamic argument, as INDEX:DIMS "
-                     "(e.g. 0:1x3x224x224); may be repeated"),
-      llvm::cl::value_desc("index:dims"), llvm::cl::cat(modelCategory)};
   llvm::cl::opt<unsigned> runs{
       "runs",
       llvm::cl::desc("Runs of each version; the times are their median"),
@@ -107,15 +85,6 @@ struct Options {
       llvm::cl::desc("LLVM optimization level of the compiled code "
                      "(0-3)"),
       llvm::cl::Prefix, llvm::cl::init(2), llvm::cl::cat(reportCategory)};
-  llvm::cl::opt<std::string> inputRange{
-      "input-range", llvm::cl::desc("Float inputs are uniform in [lo, hi)"),
-      llvm::cl::value_desc("lo,hi"), llvm::cl::init("-1,1"),
-      llvm::cl::cat(inputCategory)};
-  llvm::cl::opt<std::string> intRange{
-      "int-range",
-      llvm::cl::desc("Integer inputs (i8, i32, i64) are uniform in [lo, hi)"),
-      llvm::cl::value_desc("lo,hi"), llvm::cl::init("0,2"),
-      llvm::cl::cat(inputCategory)};
   llvm::cl::opt<bool> json{"json",
                            llvm::cl::desc("Print one JSON object instead of "
                                           "a table"),
@@ -130,25 +99,13 @@ struct Options {
       "dump-converted",
       llvm::cl::desc("Write the converted module (before lowering) here"),
       llvm::cl::value_desc("file"), llvm::cl::cat(conversionCategory)};
-  llvm::cl::list<std::string> sharedLibs{
-      "shared-libs",
-      llvm::cl::desc("Libraries to load for symbols the model calls"),
-      llvm::cl::CommaSeparated, llvm::cl::cat(modelCategory)};
-  llvm::cl::opt<std::string> inputs{
-      "inputs",
-      llvm::cl::desc("Sample inputs from NumPy files: an .npz file (arrays "
-                     "arr_0, arr_1, ... or named after the arguments), an "
-                     ".npy file (one-argument models), or a folder of them, "
-                     "one call each (default: one call on seeded random "
-                     "inputs)"),
-      llvm::cl::value_desc("file-or-folder"), llvm::cl::cat(inputCategory)};
   llvm::cl::opt<std::string> calibrate{
       "calibrate",
       llvm::cl::desc("Run the FP32 model on the samples and write the range "
                      "of every value its ops produce to this JSON file, for "
                      "--amp-mixed-precision=\"ranges=FILE\" (no conversion "
                      "is run)"),
-      llvm::cl::value_desc("ranges.json"), llvm::cl::cat(inputCategory)};
+      llvm::cl::value_desc("ranges.json"), llvm::cl::cat(model.inputCategory)};
 };
 
 //===----------------------------------------------------------------------===//
@@ -303,7 +260,7 @@ int calibrate(ModuleOp original, StringRef entryName,
     return kError;
   stripProbeAttributes(*instrumented);
   SmallVector<StringRef> libs = {AMP_MLIR_C_RUNNER_UTILS};
-  for (const std::string &lib : options.sharedLibs)
+  for (const std::string &lib : options.model.sharedLibs)
     libs.push_back(lib);
   TimingScope compileTiming = timing.nest("compile instrumented (JIT)");
   auto fn = JitFunction::create(*instrumented, entryName, signature, libs,
@@ -333,7 +290,7 @@ int calibrate(ModuleOp original, StringRef entryName,
   }
   const ObservedRanges &ranges = recorder.ranges();
   out->os() << llvm::formatv(
-                   "{0:2}", ranges.toJson(options.inputFile,
+                   "{0:2}", ranges.toJson(options.model.inputFile,
                                           static_cast<int64_t>(samples.size())))
             << "\n";
   out->keep();
@@ -356,7 +313,7 @@ int calibrate(ModuleOp original, StringRef entryName,
         largest = r;
     });
   }
-  llvm::outs() << "amp-run: " << options.inputFile << " @" << entryName
+  llvm::outs() << "amp-run: " << options.model.inputFile << " @" << entryName
                << ": ranges of " << values << " values over " << samples.size()
                << " sample" << (samples.size() == 1 ? "" : "s")
                << " written to " << options.calibrate << "\n";
@@ -387,7 +344,7 @@ int main(int argc, char **argv) {
   registerDefaultTimingManagerCLOptions();
   // --help lists amp-run's own options, not LLVM's and MLIR's.
   llvm::cl::HideUnrelatedOptions(
-      {&options.modelCategory, &options.inputCategory,
+      {&options.model.modelCategory, &options.model.inputCategory,
        &options.conversionCategory, &options.reportCategory});
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
@@ -407,17 +364,9 @@ int main(int argc, char **argv) {
 
   // Options that need checking before any work.
   auto bounds = parseTolerance(options.check, "amp-run", "--check", errs);
-  auto shapes = parseShapes(options.shapes, errs);
-  auto floatRange = parseFloatRange(options.inputRange);
-  auto intRange = parseIntRange(options.intRange);
-  if (failed(bounds) || failed(shapes))
+  FailureOr<ModelSetup> setup = options.model.getSetup(errs);
+  if (failed(bounds) || failed(setup))
     return kError;
-  if (!floatRange || !intRange) {
-    errs << "amp-run: error: invalid "
-         << (floatRange ? "--int-range" : "--input-range")
-         << "; expected lo,hi with lo < hi\n";
-    return kError;
-  }
 
   // --mlir-timing reports the time of every step and pass.
   DefaultTimingManager timingManager;
@@ -434,7 +383,7 @@ int main(int argc, char **argv) {
   context.printOpOnDiagnostic(false);
 
   std::string errorMessage;
-  auto file = openInputFile(options.inputFile, &errorMessage);
+  auto file = openInputFile(options.model.inputFile, &errorMessage);
   if (!file) {
     errs << "amp-run: error: " << errorMessage << "\n";
     return kError;
@@ -453,22 +402,14 @@ int main(int argc, char **argv) {
       parseSourceFile<ModuleOp>(sourceMgr, &context);
   parseTiming.stop();
   if (!original) {
-    errs << "amp-run: error: cannot parse " << options.inputFile << "\n";
+    errs << "amp-run: error: cannot parse " << options.model.inputFile << "\n";
     return kError;
   }
 
   // Prepare the original (entry, shapes, harness, weights) and make the
   // samples.
   TimingScope prepareTiming = timing.nest("prepare");
-  ModelSetup setup;
-  setup.entry = options.entry;
-  setup.shapes = *shapes;
-  setup.randomizeWeights = options.randomizeWeights;
-  setup.seed = options.seed;
-  setup.floatRange = *floatRange;
-  setup.intRange = *intRange;
-  setup.inputs = options.inputs;
-  FailureOr<PreparedModel> prepared = prepareModel(*original, setup, errs);
+  FailureOr<PreparedModel> prepared = prepareModel(*original, *setup, errs);
   prepareTiming.stop();
   if (failed(prepared))
     return kError;
@@ -527,7 +468,7 @@ int main(int argc, char **argv) {
       failed(lowerForCpu(*converted, "converted", timing, errs)))
     return kError;
   SmallVector<StringRef> libs = {AMP_MLIR_C_RUNNER_UTILS};
-  for (const std::string &lib : options.sharedLibs)
+  for (const std::string &lib : options.model.sharedLibs)
     libs.push_back(lib);
   TimingScope compileTiming = timing.nest("compile FP32 (JIT)");
   auto fp32Fn = JitFunction::create(*original, entryName, fp32Signature, libs,
@@ -608,11 +549,11 @@ int main(int argc, char **argv) {
   }
   SmallVector<std::string> failures = checkTolerance(*bounds, names, metrics);
 
-  Report report{options.inputFile,
+  Report report{options.model.inputFile,
                 entryName,
                 options.pipeline,
-                options.seed,
-                options.randomizeWeights,
+                options.model.seed,
+                options.model.randomizeWeights,
                 prepared->randomization.numConstants,
                 prepared->numWeightArguments,
                 isolation->numRemovedOps,
@@ -624,7 +565,7 @@ int main(int argc, char **argv) {
                 fp32Ms,
                 ampMs,
                 static_cast<unsigned>(samples.size()),
-                !options.inputs.empty(),
+                !options.model.inputs.empty(),
                 failures};
   llvm::raw_ostream &out = llvm::outs();
   if (options.json)

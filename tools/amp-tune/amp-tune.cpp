@@ -18,6 +18,8 @@
 
 #include "Tuner.h"
 
+#include "amp/Runner/ModelOptions.h"
+
 #include "amp/IR/AmpAttrs.h"
 #include "amp/IR/AmpDialect.h"
 #include "amp/InitAmp.h"
@@ -49,52 +51,9 @@ enum ExitCode { kSuccess = 0, kError = 2 };
 
 /// The command line. The options live in main's frame, not in globals.
 struct Options {
-  llvm::cl::OptionCategory modelCategory{"Model"};
-  llvm::cl::OptionCategory inputCategory{"Inputs"};
+  ModelOptions model{"tune"};
   llvm::cl::OptionCategory tuningCategory{"Tuning"};
   llvm::cl::OptionCategory outputCategory{"Output"};
-  llvm::cl::opt<std::string> inputFile{
-      llvm::cl::Positional, llvm::cl::desc("<model.mlir>"), llvm::cl::init("-"),
-      llvm::cl::cat(modelCategory)};
-  llvm::cl::opt<std::string> entry{
-      "entry",
-      llvm::cl::desc("Function to tune (default: the only public function "
-                     "with tensor arguments)"),
-      llvm::cl::value_desc("name"), llvm::cl::cat(modelCategory)};
-  llvm::cl::list<std::string> shapes{
-      "shape",
-      llvm::cl::desc("Static shape of a dynamic argument, as INDEX:DIMS "
-                     "(e.g. 0:1x3x224x224); may be repeated"),
-      llvm::cl::value_desc("index:dims"), llvm::cl::cat(modelCategory)};
-  llvm::cl::opt<bool> randomizeWeights{
-      "randomize-weights",
-      llvm::cl::desc("Replace the weights by seeded random values scaled by "
-                     "their fan-in (for models without trained weights)"),
-      llvm::cl::cat(modelCategory)};
-  llvm::cl::list<std::string> sharedLibs{
-      "shared-libs",
-      llvm::cl::desc("Libraries to load for symbols the model calls"),
-      llvm::cl::CommaSeparated, llvm::cl::cat(modelCategory)};
-  llvm::cl::opt<std::string> inputs{
-      "inputs",
-      llvm::cl::desc("Samples from NumPy files: an .npz file, an .npy file "
-                     "(one-argument models) or a folder of them, one call "
-                     "each (default: one call on seeded random inputs)"),
-      llvm::cl::value_desc("file-or-folder"), llvm::cl::cat(inputCategory)};
-  llvm::cl::opt<uint64_t> seed{
-      "seed", llvm::cl::desc("Seed of the random inputs and weights"),
-      llvm::cl::init(0), llvm::cl::cat(inputCategory)};
-  llvm::cl::opt<std::string> inputRange{
-      "input-range",
-      llvm::cl::desc("Random float inputs are uniform in "
-                     "[lo, hi)"),
-      llvm::cl::value_desc("lo,hi"), llvm::cl::init("-1,1"),
-      llvm::cl::cat(inputCategory)};
-  llvm::cl::opt<std::string> intRange{
-      "int-range",
-      llvm::cl::desc("Random integer inputs are uniform in [lo, hi)"),
-      llvm::cl::value_desc("lo,hi"), llvm::cl::init("0,2"),
-      llvm::cl::cat(inputCategory)};
   llvm::cl::opt<std::string> tolerance{
       "tolerance",
       llvm::cl::desc("Bounds every output must meet, e.g. "
@@ -148,8 +107,8 @@ int main(int argc, char **argv) {
 
   Options options;
   llvm::cl::HideUnrelatedOptions(
-      {&options.modelCategory, &options.inputCategory, &options.tuningCategory,
-       &options.outputCategory});
+      {&options.model.modelCategory, &options.model.inputCategory,
+       &options.tuningCategory, &options.outputCategory});
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "amp-tune: find the fewest ops to keep in FP32 so that the converted "
@@ -174,19 +133,11 @@ int main(int argc, char **argv) {
   }
   auto bounds =
       parseTolerance(options.tolerance, "amp-tune", "--tolerance", errs);
-  auto shapes = parseShapes(options.shapes, errs);
-  auto floatRange = parseFloatRange(options.inputRange);
-  auto intRange = parseIntRange(options.intRange);
-  if (failed(bounds) || failed(shapes))
+  FailureOr<ModelSetup> setup = options.model.getSetup(errs);
+  if (failed(bounds) || failed(setup))
     return kError;
   if (bounds->empty()) {
     errs << "amp-tune: error: --tolerance names no bound\n";
-    return kError;
-  }
-  if (!floatRange || !intRange) {
-    errs << "amp-tune: error: invalid "
-         << (floatRange ? "--int-range" : "--input-range")
-         << "; expected lo,hi with lo < hi\n";
     return kError;
   }
   if (options.json && options.outputFile == "-") {
@@ -205,7 +156,7 @@ int main(int argc, char **argv) {
   context.getOrLoadDialect<AmpDialect>();
 
   std::string errorMessage;
-  auto file = openInputFile(options.inputFile, &errorMessage);
+  auto file = openInputFile(options.model.inputFile, &errorMessage);
   if (!file) {
     errs << "amp-tune: error: " << errorMessage << "\n";
     return kError;
@@ -221,7 +172,7 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> original =
       parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!original) {
-    errs << "amp-tune: error: cannot parse " << options.inputFile << "\n";
+    errs << "amp-tune: error: cannot parse " << options.model.inputFile << "\n";
     return kError;
   }
 
@@ -230,15 +181,7 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> pristine = original->clone();
   std::vector<Operation *> pristineOps = listOps(*pristine);
   tagOps(*original);
-  ModelSetup setup;
-  setup.entry = options.entry;
-  setup.shapes = *shapes;
-  setup.randomizeWeights = options.randomizeWeights;
-  setup.seed = options.seed;
-  setup.floatRange = *floatRange;
-  setup.intRange = *intRange;
-  setup.inputs = options.inputs;
-  FailureOr<PreparedModel> prepared = prepareModel(*original, setup, errs);
+  FailureOr<PreparedModel> prepared = prepareModel(*original, *setup, errs);
   if (failed(prepared))
     return kError;
 
@@ -246,17 +189,18 @@ int main(int argc, char **argv) {
   config.pipeline = options.pipeline;
   config.tolerance = *bounds;
   config.sharedLibs.push_back(AMP_MLIR_C_RUNNER_UTILS);
-  for (const std::string &lib : options.sharedLibs)
+  for (const std::string &lib : options.model.sharedLibs)
     config.sharedLibs.push_back(lib);
   config.optLevel = options.optLevel;
   config.refineTrials = options.refineTrials;
   config.progress = !options.quiet;
   if (config.progress)
-    log << "amp-tune: " << options.inputFile << " @" << prepared->entryName
-        << ", pipeline '" << options.pipeline << "', tolerance "
-        << options.tolerance << ", " << prepared->samples.size() << " sample"
+    log << "amp-tune: " << options.model.inputFile << " @"
+        << prepared->entryName << ", pipeline '" << options.pipeline
+        << "', tolerance " << options.tolerance << ", "
+        << prepared->samples.size() << " sample"
         << (prepared->samples.size() == 1 ? "" : "s")
-        << (options.inputs.empty() ? " (random)" : " from files") << "\n";
+        << (options.model.inputs.empty() ? " (random)" : " from files") << "\n";
 
   Tuner tuner(*original, *prepared, pristineOps, config, log, errs);
   FailureOr<TuneResult> result = tuner.run();
@@ -300,9 +244,10 @@ int main(int argc, char **argv) {
           << " --pass-pipeline='builtin.module(" << options.pipeline << ")'\n";
   }
   if (options.json)
-    llvm::outs() << llvm::formatv("{0:2}", toJson(*result, options.inputFile,
-                                                  options.tolerance,
-                                                  prepared->samples.size()))
+    llvm::outs() << llvm::formatv("{0:2}",
+                                  toJson(*result, options.model.inputFile,
+                                         options.tolerance,
+                                         prepared->samples.size()))
                  << "\n";
   return kSuccess;
 }

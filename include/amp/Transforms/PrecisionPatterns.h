@@ -1,4 +1,4 @@
-//===- PrecisionPatterns.h - Rewrite patterns to a decided precision -*- C++ -*-===//
+//===- PrecisionPatterns.h - Patterns to a decided precision --*- C++ -*-===//
 //
 // Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

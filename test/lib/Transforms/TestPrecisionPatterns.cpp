@@ -82,10 +82,9 @@ struct TestPrecisionPatternsPass
       });
   }
 
-  Option<std::string> decisions{
-      *this, "decisions",
-      llvm::cl::desc("matmul-bf16 or annotations"),
-      llvm::cl::init("matmul-bf16")};
+  Option<std::string> decisions{*this, "decisions",
+                                llvm::cl::desc("matmul-bf16 or annotations"),
+                                llvm::cl::init("matmul-bf16")};
 };
 
 } // namespace
