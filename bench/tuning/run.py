@@ -23,7 +23,6 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -31,7 +30,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "bench", "accuracy"))
-from accuracy import MODELS  # noqa: E402  (the same models and options)
+from accuracy import MODELS, machine  # noqa: E402  (the same models, options and machine line)
 
 
 def tune(build, path, extra, tolerance):
@@ -84,25 +83,16 @@ def main():
                     r["ops_16bit"], fmt(plain), fmt(tuned), len(trials),
                     r["wall"]))
             print(rows[-1], file=sys.stderr, flush=True)
-    cpu = "unknown"
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
     out = []
     out.append("# amp-tune on the corpus\n")
-    out.append("Machine: %s, %d cores, %s. Date: %s. Command: "
+    out.append("Machine: %s. Date: %s. Command: "
                "`bench/tuning/run.py --tolerances %s`: `amp-tune MODEL "
                "--randomize-weights --tolerance=T --json` per model and "
                "tolerance (one random sample, the default f16 conversion, "
                "trials compiled at -O0, up to 8 greedy trials after the "
                "bisection).\n" % (
-                   cpu, os.cpu_count(), platform.platform(),
-                   datetime.date.today().isoformat(), args.tolerances))
+                   machine(), datetime.date.today().isoformat(),
+                   args.tolerances))
     out.append("Columns: *candidates*, the ops the plain conversion runs in "
                "16 bits; *kept*, the ops amp-tune annotates to stay in FP32; "
                "*16-bit after*, the candidates still in 16 bits in the tuned "
