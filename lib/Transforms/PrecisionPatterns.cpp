@@ -30,14 +30,9 @@ Value getInType(PatternRewriter &rewriter, Value value, Type elementType,
                 Operation *consumer) {
   if (getElementTypeOrSelf(value.getType()) == elementType)
     return value;
+  if (Value source = getWideningSource(value, elementType))
+    return source; // An exact widening: no round trip.
   Operation *def = value.getDefiningOp();
-  if (Value source = getFloatCastSource(def)) {
-    Type from = getElementTypeOrSelf(source.getType());
-    if (from == elementType &&
-        from.getIntOrFloatBitWidth() <
-            getElementTypeOrSelf(value.getType()).getIntOrFloatBitWidth())
-      return source; // An exact widening: no round trip.
-  }
   Block *block = def ? def->getBlock() : cast<BlockArgument>(value).getOwner();
   Operation *ancestor = block->findAncestorOpInBlock(*consumer);
   for (Operation *user : value.getUsers())
@@ -146,13 +141,10 @@ struct FoldCastRoundTrip : public RewritePattern {
     Value wide = getFloatCastSource(op);
     if (!wide)
       return failure();
-    Value source = getFloatCastSource(wide.getDefiningOp());
-    if (!source || source.getType() != op->getResult(0).getType())
-      return failure();
-    unsigned narrow =
-        getElementTypeOrSelf(source.getType()).getIntOrFloatBitWidth();
-    if (narrow >= getElementTypeOrSelf(wide.getType()).getIntOrFloatBitWidth())
-      return failure(); // Not a widening: the round trip loses bits.
+    Type resultType = op->getResult(0).getType();
+    Value source = getWideningSource(wide, getElementTypeOrSelf(resultType));
+    if (!source || source.getType() != resultType)
+      return failure(); // Not an exact widening: the round trip loses bits.
     rewriter.replaceOp(op, source);
     return success();
   }

@@ -49,6 +49,18 @@ Value mlir::amp::getFloatCastSource(Operation *op) {
   return source;
 }
 
+Value mlir::amp::getWideningSource(Value value, Type elementType) {
+  Value source = getFloatCastSource(value.getDefiningOp());
+  if (!source)
+    return Value();
+  Type sourceElt = getElementTypeOrSelf(source.getType());
+  if (sourceElt != elementType ||
+      sourceElt.getIntOrFloatBitWidth() >=
+          getElementTypeOrSelf(value.getType()).getIntOrFloatBitWidth())
+    return Value();
+  return source;
+}
+
 bool mlir::amp::isFloatConstant(Operation *op) {
   if (!op || op->getNumResults() != 1 || !op->hasTrait<OpTrait::ConstantLike>())
     return false;
@@ -121,13 +133,8 @@ Value mlir::amp::materializeElementType(OpBuilder &b, Location loc, Value value,
     return value;
   Operation *def = value.getDefiningOp();
   // Narrowing an exact widening back gives its source: no round trip.
-  if (Value source = getFloatCastSource(def)) {
-    Type sourceElt = getElementTypeOrSelf(source.getType());
-    if (sourceElt == elementType &&
-        sourceElt.getIntOrFloatBitWidth() <
-            getElementTypeOrSelf(value.getType()).getIntOrFloatBitWidth())
-      return source;
-  }
+  if (Value source = getWideningSource(value, elementType))
+    return source;
   if (isFloatConstant(def) && isa<FloatType>(elementType)) {
     Attribute attr;
     (void)matchPattern(value, m_Constant(&attr));

@@ -34,6 +34,11 @@ bool isFloatCast(Operation *op);
 /// Returns the source of `op` if it is a float-to-float cast.
 Value getFloatCastSource(Operation *op);
 
+/// If `value` is an exact widening (a float cast to a wider type) of a value
+/// of element type `elementType`, returns that value: narrowing `value` back
+/// to `elementType` is that value, never a round trip. Null otherwise.
+Value getWideningSource(Value value, Type elementType);
+
 /// Returns true if `op` is an op amp treats as a float constant (ConstantLike
 /// with a float value it can convert).
 bool isFloatConstant(Operation *op);
