@@ -151,6 +151,11 @@ double mlir::amp::getExactIntegerLimit(FloatType type) {
 }
 
 double mlir::amp::getLargestFinite(FloatType type) {
+  // Asked per value checked: the common types without building an APFloat.
+  if (type.isF16())
+    return 65504.0;
+  if (type.isF32())
+    return static_cast<double>(std::numeric_limits<float>::max());
   return llvm::APFloat::getLargest(type.getFloatSemantics()).convertToDouble();
 }
 
@@ -350,7 +355,11 @@ FloatRange RangeEvaluator::evaluateSingle(Operation *op) {
   // Constants (arith.constant, tosa.const and any ConstantLike op).
   if (op->hasTrait<OpTrait::ConstantLike>()) {
     Attribute value;
-    if (matchPattern(op->getResult(0), m_Constant(&value)))
+    if (auto constant = dyn_cast<arith::ConstantOp>(op))
+      value = constant.getValue();
+    else if (auto constant = dyn_cast<tosa::ConstOp>(op))
+      value = constant.getValues();
+    if (value || matchPattern(op->getResult(0), m_Constant(&value)))
       return limitConstant(
           getAttributeRange(value), constantLimit,
           isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType())));
@@ -455,8 +464,15 @@ FloatRange RangeEvaluator::evaluateSingle(Operation *op) {
 void RangeEvaluator::evaluateStructured(linalg::LinalgOp op,
                                         SmallVectorImpl<FloatRange> &results) {
   Block &body = op->getRegion(0).front();
-  SmallVector<int64_t> extents = op.getStaticLoopRanges();
-  llvm::DenseMap<Value, FloatRange> local;
+  // The loop extents, computed only for a payload that asks (linalg.index,
+  // a sum of bounded terms): most payloads of a model do not.
+  std::optional<SmallVector<int64_t>> extents;
+  auto getExtents = [&]() -> ArrayRef<int64_t> {
+    if (!extents)
+      extents = op.getStaticLoopRanges();
+    return *extents;
+  };
+  llvm::SmallDenseMap<Value, FloatRange, 16> local;
   for (OpOperand &operand : op->getOpOperands())
     if (BlockArgument arg = op.getMatchingBlockArgument(&operand))
       local[arg] = lookup(operand.get());
@@ -469,8 +485,9 @@ void RangeEvaluator::evaluateStructured(linalg::LinalgOp op,
   for (Operation &nested : body.without_terminator()) {
     ranges.clear();
     if (auto index = dyn_cast<linalg::IndexOp>(nested)) {
-      int64_t extent = index.getDim() < extents.size() ? extents[index.getDim()]
-                                                       : ShapedType::kDynamic;
+      ArrayRef<int64_t> loops = getExtents();
+      int64_t extent = index.getDim() < loops.size() ? loops[index.getDim()]
+                                                     : ShapedType::kDynamic;
       ranges.push_back(ShapedType::isDynamic(extent)
                            ? FloatRange::get(0, kInf, true, false)
                        : extent > 0 ? FloatRange::get(0, extent - 1, true, true)
@@ -485,20 +502,26 @@ void RangeEvaluator::evaluateStructured(linalg::LinalgOp op,
   }
 
   Operation *yield = body.getTerminator();
-  int64_t reduced = 1;
-  for (auto [extent, type] : llvm::zip(extents, op.getIteratorTypesArray())) {
-    if (type != utils::IteratorType::reduction)
-      continue;
-    if (ShapedType::isDynamic(extent) || reduced < 0)
-      reduced = -1;
-    else
-      reduced *= extent;
-  }
+  // The number of elements each result element sums (-1: unknown).
+  auto getReducedCount = [&]() {
+    int64_t reduced = 1;
+    for (auto [extent, type] :
+         llvm::zip(getExtents(), op.getIteratorTypesArray())) {
+      if (type != utils::IteratorType::reduction)
+        continue;
+      if (ShapedType::isDynamic(extent) || reduced < 0)
+        reduced = -1;
+      else
+        reduced *= extent;
+    }
+    return reduced;
+  };
+  bool reduces = op.getNumReductionLoops() != 0;
   for (OpResult result : op->getResults()) {
     unsigned i = result.getResultNumber();
     Value yielded = yield->getOperand(i);
     FloatRange value = inner(yielded);
-    if (op.getNumReductionLoops() == 0) {
+    if (!reduces) {
       results.push_back(value);
       continue;
     }
@@ -516,8 +539,18 @@ void RangeEvaluator::evaluateStructured(linalg::LinalgOp op,
                             : combiner->getOperand(0);
       FloatRange term = inner(termValue);
       bool dependsOnAcc = termValue == acc;
+      // A term unbounded both ways (the common case: activations) sums to
+      // an unbounded value over any count but zero, which only an operand
+      // without elements gives.
+      bool anyCount = term == FloatRange::unbounded() &&
+                      llvm::none_of(op->getOperandTypes(), [](Type type) {
+                        auto shaped = dyn_cast<ShapedType>(type);
+                        return shaped && shaped.hasStaticShape() &&
+                               shaped.getNumElements() == 0;
+                      });
       if (!dependsOnAcc && isa<arith::AddFOp, arith::AddIOp>(combiner))
-        range = add(init, sumOf(term, reduced));
+        range = anyCount ? FloatRange::unbounded()
+                         : add(init, sumOf(term, getReducedCount()));
       else if (!dependsOnAcc &&
                isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MinimumFOp,
                    arith::MinNumFOp>(combiner))

@@ -8,10 +8,16 @@
 #include "amp/Analysis/MinCut.h"
 
 #include <algorithm>
-#include <deque>
 
 using namespace mlir;
 using namespace mlir::amp;
+
+void MinCutGraph::clear() {
+  edges.clear();
+  for (auto &list : adjacency)
+    list.clear();
+  adjacency.resize(2);
+}
 
 void MinCutGraph::addEdge(unsigned from, unsigned to, int64_t capacity) {
   if (capacity <= 0 || from == to)
@@ -24,11 +30,10 @@ void MinCutGraph::addEdge(unsigned from, unsigned to, int64_t capacity) {
 
 bool MinCutGraph::buildLevels() {
   level.assign(adjacency.size(), -1);
-  std::deque<unsigned> queue{kSource};
+  queue.assign(1, kSource);
   level[kSource] = 0;
-  while (!queue.empty()) {
-    unsigned node = queue.front();
-    queue.pop_front();
+  for (size_t head = 0; head < queue.size(); ++head) {
+    unsigned node = queue[head];
     for (unsigned e : adjacency[node]) {
       const Edge &edge = edges[e];
       if (edge.capacity > 0 && level[edge.to] < 0) {
@@ -44,7 +49,7 @@ int64_t MinCutGraph::blockingFlow() {
   // Depth-first along level-increasing edges, without recursion (a chain of
   // gray ops may be long); `next` skips edges already found useless.
   int64_t total = 0;
-  llvm::SmallVector<unsigned> path;
+  path.clear();
   unsigned node = kSource;
   while (true) {
     if (node == kSink) {
@@ -91,11 +96,10 @@ int64_t MinCutGraph::solve() {
   // The sink side: nodes that reach the sink through residual edges (an edge
   // u -> v with capacity left lets u reach v).
   sinkSide.assign(adjacency.size(), false);
-  std::deque<unsigned> queue{kSink};
+  queue.assign(1, kSink);
   sinkSide[kSink] = true;
-  while (!queue.empty()) {
-    unsigned node = queue.front();
-    queue.pop_front();
+  for (size_t head = 0; head < queue.size(); ++head) {
+    unsigned node = queue[head];
     for (unsigned e : adjacency[node]) {
       // edges[e ^ 1] runs from edges[e].to into `node`.
       unsigned from = edges[e].to;

@@ -25,8 +25,6 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
-#include "llvm/ADT/EquivalenceClasses.h"
-#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Format.h"
 
@@ -63,7 +61,12 @@ LogicalResult PrecisionPlan::run() {
   for (Region &region : root->getRegions())
     for (Block &block : region)
       expected += block.getOperations().size();
+  // Reserved, not touched: pages of the tail that is not used are never
+  // mapped in.
   readers.reserve(expected);
+  ops.reserve(expected);
+  infos.reserve(expected);
+  inputs.reserve(expected);
   for (Region &region : root->getRegions())
     collect(region);
   if (failed(colorOps()))
@@ -373,14 +376,25 @@ LogicalResult PrecisionPlan::assignPrecisions() {
 /// "no bound" and map to the target's own largest value.
 static void getBoundAttributes(Operation *op, SmallVectorImpl<double> &bounds) {
   double flt = getLargestFinite(Float32Type::get(op->getContext()));
-  for (NamedAttribute attr : op->getAttrs()) {
-    auto value = dyn_cast<FloatAttr>(attr.getValue());
+  auto note = [&](Attribute attr) {
+    auto value = dyn_cast_or_null<FloatAttr>(attr);
     if (!value || !value.getType().isF32())
-      continue;
+      return;
     double v = value.getValueAsDouble();
     if (std::isfinite(v) && std::abs(v) != flt)
       bounds.push_back(v);
+  };
+  // Inherent attributes one by one: getAttrs() would build a dictionary of
+  // an op's properties, for every op checked.
+  if (std::optional<RegisteredOperationName> name = op->getRegisteredInfo()) {
+    for (StringAttr attrName : name->getAttributeNames())
+      note(op->getInherentAttr(attrName).value_or(Attribute()));
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      note(attr.getValue());
+    return;
   }
+  for (NamedAttribute attr : op->getAttrs())
+    note(attr.getValue());
 }
 
 FloatRange PrecisionPlan::getRange(Value value) const {
@@ -857,17 +871,23 @@ void PrecisionPlan::minBytesCut() {
           options.target, info.decision.accumulateType);
     return native == options.target ? kLow : kHigh;
   };
+  // Every value a free op touches or a low op reads, with where it is made
+  // and read (each consumer once), in first-seen order.
   struct ValueUses {
+    Value value;
     int producer;
     SmallVector<int, 2> consumers;
   };
-  llvm::MapVector<Value, ValueUses> uses;
+  std::vector<ValueUses> uses;
+  DenseMap<Value, unsigned> useOf;
+  useOf.reserve(readers.size());
   auto addUse = [&](Value value, int consumer) {
-    auto [it, inserted] = uses.try_emplace(value);
+    auto [it, inserted] = useOf.try_emplace(value, uses.size());
     if (inserted)
-      it->second.producer = producerOf(value);
-    if (!llvm::is_contained(it->second.consumers, consumer))
-      it->second.consumers.push_back(consumer);
+      uses.push_back({value, producerOf(value), {}});
+    SmallVector<int, 2> &consumers = uses[it->second].consumers;
+    if (!llvm::is_contained(consumers, consumer))
+      consumers.push_back(consumer);
   };
   bool lowReturns = !options.keepIOTypes && isPublicFunction(root);
   for (const Reader &entry : readers) {
@@ -893,12 +913,25 @@ void PrecisionPlan::minBytesCut() {
       addUse(value, isReturn ? kAny : kHigh);
   }
 
-  // Free ops joined by a value form a group; each group is one small cut.
-  llvm::EquivalenceClasses<unsigned> groups;
-  for (auto [i, free] : llvm::enumerate(isFree))
-    if (free)
-      groups.insert(i);
-  for (auto &[value, use] : uses) {
+  // Free ops joined by a value form a group (union-find over op indices);
+  // each group is one small cut.
+  std::vector<unsigned> parent(ops.size());
+  for (unsigned i = 0; i < parent.size(); ++i)
+    parent[i] = i;
+  auto leaderOf = [&](unsigned i) {
+    while (parent[i] != i)
+      i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  // A member of the group a value belongs to, or -1.
+  auto memberOf = [](const ValueUses &use) {
+    int member = use.producer;
+    for (int consumer : use.consumers)
+      if (member < 0)
+        member = consumer;
+    return member;
+  };
+  for (const ValueUses &use : uses) {
     int first = use.producer >= 0 ? use.producer : -1;
     for (int consumer : use.consumers) {
       if (consumer < 0)
@@ -906,17 +939,8 @@ void PrecisionPlan::minBytesCut() {
       if (first < 0)
         first = consumer;
       else
-        groups.unionSets(first, consumer);
+        parent[leaderOf(consumer)] = leaderOf(first);
     }
-  }
-  DenseMap<unsigned, SmallVector<Value, 4>> valuesOf;
-  for (auto &[value, use] : uses) {
-    int member = use.producer;
-    for (int consumer : use.consumers)
-      if (member < 0)
-        member = consumer;
-    if (member >= 0)
-      valuesOf[groups.getLeaderValue(member)].push_back(value);
   }
 
   // Bytes: an op in FP32 moves 4 bytes per element it reads or writes, in
@@ -925,40 +949,66 @@ void PrecisionPlan::minBytesCut() {
   // value) stays in FP32: gray ops run low to serve low-precision ops, never
   // on their own (a chain of gray ops over constants would move fewer bytes
   // in 16 bits, but that is a different conversion).
-  DenseSet<unsigned> anchored;
+  std::vector<bool> anchored(ops.size(), false);
   auto isGreenOutput = [&](Value value) {
     Operation *def = value.getDefiningOp();
     std::optional<unsigned> i = def ? findIndex(def) : std::nullopt;
     return i && infos[*i].decision.color == Color::green &&
            infos[*i].decision.lowPrecision;
   };
-  for (auto &[value, use] : uses) {
-    bool low = use.producer == kLow || isGreenOutput(value) ||
-               llvm::is_contained(use.consumers, static_cast<int>(kLow));
-    if (!low)
+  // The members and the values of each group, grouped by leader (a stable
+  // sort keeps program order within a group).
+  SmallVector<std::pair<unsigned, unsigned>, 0> membersByLeader, valuesByLeader;
+  for (auto [i, free] : llvm::enumerate(isFree))
+    if (free)
+      membersByLeader.push_back({leaderOf(i), static_cast<unsigned>(i)});
+  for (auto [u, use] : llvm::enumerate(uses)) {
+    int member = memberOf(use);
+    if (member < 0)
       continue;
-    int member = use.producer;
-    for (int consumer : use.consumers)
-      if (member < 0)
-        member = consumer;
-    if (member >= 0)
-      anchored.insert(groups.getLeaderValue(member));
+    unsigned leader = leaderOf(member);
+    valuesByLeader.push_back({leader, static_cast<unsigned>(u)});
+    if (!anchored[leader] &&
+        (use.producer == kLow || isGreenOutput(use.value) ||
+         llvm::is_contained(use.consumers, static_cast<int>(kLow))))
+      anchored[leader] = true;
   }
+  auto byLeader = [](const std::pair<unsigned, unsigned> &a,
+                     const std::pair<unsigned, unsigned> &b) {
+    return a.first < b.first;
+  };
+  llvm::stable_sort(membersByLeader, byLeader);
+  llvm::stable_sort(valuesByLeader, byLeader);
 
-  for (auto it = groups.begin(), e = groups.end(); it != e; ++it) {
-    if (!(*it)->isLeader())
-      continue;
-    unsigned leader = (*it)->getData();
-    if (!anchored.contains(leader)) {
-      for (unsigned member : groups.members(**it))
+  MinCutGraph graph;
+  std::vector<unsigned> nodeOf(ops.size());
+  auto groupValues = ArrayRef(valuesByLeader);
+  for (auto members = ArrayRef(membersByLeader); !members.empty();) {
+    unsigned leader = members.front().first;
+    size_t count = 1;
+    while (count < members.size() && members[count].first == leader)
+      ++count;
+    ArrayRef<std::pair<unsigned, unsigned>> group = members.take_front(count);
+    members = members.drop_front(count);
+    while (!groupValues.empty() && groupValues.front().first < leader)
+      groupValues = groupValues.drop_front();
+    size_t numValues = 0;
+    while (numValues < groupValues.size() &&
+           groupValues[numValues].first == leader)
+      ++numValues;
+    ArrayRef<std::pair<unsigned, unsigned>> values =
+        groupValues.take_front(numValues);
+    groupValues = groupValues.drop_front(numValues);
+
+    if (!anchored[leader]) {
+      for (auto [_, member] : group)
         infos[member].decision.lowPrecision = false;
       continue;
     }
-    MinCutGraph graph;
-    DenseMap<unsigned, unsigned> nodeOf;
-    for (unsigned member : groups.members(**it))
+    graph.clear();
+    for (auto [_, member] : group)
       nodeOf[member] = graph.addNode();
-    for (auto [member, node] : nodeOf) {
+    for (auto [_, member] : group) {
       int64_t elements = 0;
       for (Value input : inputs[member].dataInputs)
         elements += getNumElements(input);
@@ -966,23 +1016,23 @@ void PrecisionPlan::minBytesCut() {
         if (isConvertible(result))
           elements += getNumElements(result);
       // Staying in FP32 costs the difference.
-      graph.addEdge(node, MinCutGraph::kSink, 2 * elements);
+      graph.addEdge(nodeOf[member], MinCutGraph::kSink, 2 * elements);
     }
     auto toNode = [&](int side) -> std::optional<unsigned> {
       if (side >= 0)
-        return nodeOf.lookup(side);
+        return nodeOf[side];
       if (side == kHigh)
         return MinCutGraph::kSource;
       if (side == kLow)
         return MinCutGraph::kSink;
       return std::nullopt;
     };
-    for (Value value : valuesOf[leader]) {
-      const ValueUses &use = uses.find(value)->second;
+    for (auto [_, u] : values) {
+      const ValueUses &use = uses[u];
       std::optional<unsigned> producer = toNode(use.producer);
       if (!producer)
         continue;
-      int64_t castBytes = 6 * getNumElements(value);
+      int64_t castBytes = 6 * getNumElements(use.value);
       SmallVector<unsigned, 2> consumers;
       for (int consumer : use.consumers)
         if (std::optional<unsigned> node = toNode(consumer))
@@ -1008,8 +1058,8 @@ void PrecisionPlan::minBytesCut() {
       }
     }
     graph.solve();
-    for (auto [member, node] : nodeOf)
-      infos[member].decision.lowPrecision = graph.isOnSinkSide(node);
+    for (auto [_, member] : group)
+      infos[member].decision.lowPrecision = graph.isOnSinkSide(nodeOf[member]);
   }
 }
 
@@ -1018,9 +1068,11 @@ void PrecisionPlan::minBytesCut() {
 //===----------------------------------------------------------------------===//
 
 std::optional<unsigned> PrecisionPlan::findIndex(Operation *op) const {
-  if (index.empty())
+  if (index.empty()) {
+    index.reserve(ops.size());
     for (auto [i, known] : llvm::enumerate(ops))
       index[known] = i;
+  }
   auto it = index.find(op);
   if (it == index.end())
     return std::nullopt;

@@ -143,14 +143,14 @@ private:
 
 LogicalResult verifyInvariantsAndRegions(Operation *op);
 
-/// Rewritten ops with regions (payloads) that verified, remembered by
-/// structure: an op equal to one of them (same name, attributes, properties,
-/// operand and result types, and regions up to the identity of values) is
-/// not verified again. The models of amp change types, not values, and the
-/// verifiers of the ops they rebuild see types, attributes and regions; a
-/// model repeats its layers, whose structured ops cost more to verify than to
-/// rebuild, so a thousand identical layers need one verification, not a
-/// thousand. Erased ops are forgotten.
+/// Rewritten ops that verified, remembered by structure: an op equal to one
+/// of them (same name and parent op name, attributes, properties, operand
+/// and result types, the values of constant operands, and regions up to the
+/// identity of values) is not verified again. The models of amp change
+/// types, not values, and what the verifiers of the ops they rebuild look at
+/// is in that list (TOSA's check zero points, which are constants); a model
+/// repeats its layers, so a thousand identical layers need one verification,
+/// not a thousand. Erased ops are forgotten.
 class VerifiedOps {
 public:
   bool contains(Operation *op) {
@@ -158,9 +158,11 @@ public:
     if (it == byHash.end())
       return false;
     return llvm::any_of(it->second, [&](Operation *known) {
-      return OperationEquivalence::isEquivalentTo(
-          op, known, sameType, /*markEquivalent=*/nullptr,
-          OperationEquivalence::IgnoreLocations);
+      return op->getParentOp()->getName() ==
+                 known->getParentOp()->getName() &&
+             OperationEquivalence::isEquivalentTo(
+                 op, known, sameValue, /*markEquivalent=*/nullptr,
+                 OperationEquivalence::IgnoreLocations);
     });
   }
   void insert(Operation *op) {
@@ -177,14 +179,25 @@ public:
   }
 
 private:
+  /// The value of a constant operand.
+  static Attribute getConstant(Value value) {
+    Operation *def = value.getDefiningOp();
+    if (!def || !def->hasTrait<OpTrait::ConstantLike>())
+      return {};
+    Attribute attr;
+    (void)matchPattern(value, m_Constant(&attr));
+    return attr;
+  }
   static unsigned hash(Operation *op) {
     return OperationEquivalence::computeHash(
-        op, [](Value v) { return hash_value(v.getType()); },
+        op,
+        [](Value v) { return llvm::hash_combine(v.getType(), getConstant(v)); },
         OperationEquivalence::ignoreHashValue,
         OperationEquivalence::IgnoreLocations);
   }
-  static LogicalResult sameType(Value a, Value b) {
-    return success(a.getType() == b.getType());
+  static LogicalResult sameValue(Value a, Value b) {
+    return success(a.getType() == b.getType() &&
+                   getConstant(a) == getConstant(b));
   }
 
   DenseMap<unsigned, SmallVector<Operation *, 1>> byHash;
@@ -644,8 +657,7 @@ void ConversionListener::notifyOperationErased(Operation *op) {
     casts.forget(op);
   else if (op->getNumOperands() == 0)
     constants.forget(op);
-  if (op->getNumRegions() != 0)
-    verified.forget(op);
+  verified.forget(op);
   if (trial)
     trial->forget(op);
   if (cache)
@@ -660,16 +672,14 @@ void ConversionListener::notifyOperationErased(Operation *op) {
 /// custom verifiers, but not dominance, which mlir::verify would check by
 /// recomputing the order of the whole block after every insertion (quadratic
 /// over a function). The rewrite only retypes an op and its payload, so
-/// dominance cannot change. An op with regions equal to one that verified
-/// (see VerifiedOps) is not verified again.
+/// dominance cannot change. An op equal to one that verified (see
+/// VerifiedOps) is not verified again.
 LogicalResult verifyLocally(Operation *op, VerifiedOps &verified) {
-  bool remember = op->getNumRegions() != 0;
-  if (remember && verified.contains(op))
+  if (verified.contains(op))
     return success();
   if (failed(verifyInvariantsAndRegions(op)))
     return failure();
-  if (remember)
-    verified.insert(op);
+  verified.insert(op);
   return success();
 }
 
@@ -689,6 +699,50 @@ LogicalResult verifyInvariantsAndRegions(Operation *op) {
   });
   return failure(result.wasInterrupted());
 }
+
+/// The attributes and properties of an op, to restore them after a failed
+/// trial. Taken for every op rewritten, so without building a dictionary of
+/// its properties (getAttrDictionary): the properties are copied as they
+/// are.
+class AttributeSnapshot {
+public:
+  explicit AttributeSnapshot(Operation *op)
+      : op(op), discardable(op->getRawDictionaryAttrs()) {
+    int size = op->getPropertiesStorageSize();
+    if (size == 0)
+      return;
+    storage = static_cast<char *>(
+        llvm::allocate_buffer(size, alignof(std::max_align_t)));
+    op->getName().initOpProperties(OpaqueProperties(storage),
+                                   op->getPropertiesStorage());
+  }
+  ~AttributeSnapshot() {
+    if (!storage)
+      return;
+    op->getName().destroyOpProperties(OpaqueProperties(storage));
+    llvm::deallocate_buffer(storage, op->getPropertiesStorageSize(),
+                            alignof(std::max_align_t));
+  }
+  AttributeSnapshot(const AttributeSnapshot &) = delete;
+  AttributeSnapshot &operator=(const AttributeSnapshot &) = delete;
+
+  bool changed() const {
+    return op->getRawDictionaryAttrs() != discardable ||
+           (storage && !op->getName().compareOpProperties(
+                           OpaqueProperties(storage),
+                           op->getPropertiesStorage()));
+  }
+  void restore() {
+    op->setDiscardableAttrs(discardable);
+    if (storage)
+      op->copyProperties(OpaqueProperties(storage));
+  }
+
+private:
+  Operation *op;
+  DictionaryAttr discardable;
+  char *storage = nullptr;
+};
 
 /// While alive, records in `ops` every op inserted through `listener` (a
 /// trial rewrite), so that a failed trial can take back what it made.
@@ -711,7 +765,7 @@ FailureOr<Operation *> rewriteVerified(Operation *op, RewriterBase &rewriter,
                                        std::string &why) {
   SmallVector<Value> oldOperands(op->getOperands());
   SmallVector<Type> oldTypes(op->getResultTypes());
-  DictionaryAttr oldAttrs = op->getAttrDictionary();
+  AttributeSnapshot oldAttrs(op);
 
   SmallVector<std::string> messages;
   FailureOr<Operation *> newOp = failure();
@@ -741,13 +795,13 @@ FailureOr<Operation *> rewriteVerified(Operation *op, RewriterBase &rewriter,
   // captured values).
   bool changed = !llvm::equal(op->getOperands(), oldOperands) ||
                  !llvm::equal(op->getResultTypes(), oldTypes) ||
-                 op->getAttrDictionary() != oldAttrs;
+                 oldAttrs.changed();
   if (changed) {
     rewriter.modifyOpInPlace(op, [&] {
       op->setOperands(oldOperands);
       for (auto [result, type] : llvm::zip(op->getResults(), oldTypes))
         result.setType(type);
-      op->setAttrs(oldAttrs);
+      oldAttrs.restore();
     });
   }
   for (size_t i = trial.ops.slots(); i-- > 0;)

@@ -62,14 +62,13 @@ Value mlir::amp::getWideningSource(Value value, Type elementType) {
 }
 
 bool mlir::amp::isFloatConstant(Operation *op) {
-  if (!op || op->getNumResults() != 1 || !op->hasTrait<OpTrait::ConstantLike>())
-    return false;
-  if (!isa<arith::ConstantOp, tosa::ConstOp>(op))
-    return false;
-  Attribute value;
-  if (!matchPattern(op->getResult(0), m_Constant(&value)))
-    return false;
-  return isConvertibleFloatConstant(value);
+  // Asked for most ops of a function, several times: the value is read
+  // directly, not through the fold hook that m_Constant calls.
+  if (auto constant = dyn_cast_or_null<arith::ConstantOp>(op))
+    return isConvertibleFloatConstant(constant.getValue());
+  if (auto constant = dyn_cast_or_null<tosa::ConstOp>(op))
+    return isConvertibleFloatConstant(constant.getValues());
+  return false;
 }
 
 Operation *mlir::amp::getConstantFillValue(Operation *op) {

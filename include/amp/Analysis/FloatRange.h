@@ -86,9 +86,9 @@ public:
   void print(raw_ostream &os) const;
 
 private:
-  enum class Kind { Uninitialized, NoElements, Interval };
-  Kind kind = Kind::Uninitialized;
+  enum class Kind : uint8_t { Uninitialized, NoElements, Interval };
   double lo = 0, hi = 0;
+  Kind kind = Kind::Uninitialized;
   bool loAttained = false, hiAttained = false;
 };
 

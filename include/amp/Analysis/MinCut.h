@@ -34,6 +34,10 @@ public:
 
   MinCutGraph() : adjacency(2) {}
 
+  /// Back to the source and the sink alone; the buffers are kept (one graph
+  /// solves many small cuts).
+  void clear();
+
   unsigned addNode() {
     adjacency.emplace_back();
     return adjacency.size() - 1;
@@ -64,6 +68,8 @@ private:
   llvm::SmallVector<int, 0> level;
   llvm::SmallVector<unsigned, 0> next;
   llvm::SmallVector<bool, 0> sinkSide;
+  /// Scratch of the searches.
+  llvm::SmallVector<unsigned, 0> queue, path;
 };
 
 } // namespace amp
