@@ -273,14 +273,25 @@ FloatRange getAttributeRange(Attribute attr) {
   auto dense = dyn_cast<DenseElementsAttr>(attr);
   if (!dense || dense.empty())
     return dense ? FloatRange::noElements() : FloatRange::unbounded();
-  if (dense.isSplat())
-    return getAttributeRange(dense.getSplatValue<Attribute>());
+  Type elt = dense.getElementType();
+  if (dense.isSplat()) {
+    // Read as a number: a splat's element as an Attribute would be uniqued
+    // in the context on every call.
+    if (isa<FloatType>(elt))
+      return FloatRange::point(
+          dense.getSplatValue<APFloat>().convertToDouble());
+    if (elt.isInteger(1))
+      return FloatRange::point(dense.getSplatValue<APInt>().getZExtValue());
+    if (elt.isIntOrIndex())
+      return FloatRange::point(
+          static_cast<double>(dense.getSplatValue<APInt>().getSExtValue()));
+    return FloatRange::unbounded();
+  }
   double lo = kInf, hi = -kInf;
   auto note = [&](double v) {
     lo = std::min(lo, v);
     hi = std::max(hi, v);
   };
-  Type elt = dense.getElementType();
   if (isa<FloatType>(elt)) {
     for (const APFloat &v : dense.getValues<APFloat>())
       if (!v.isNaN())
@@ -651,7 +662,7 @@ void FloatRangeMap::visit(Operation *op) {
           visit(&nested);
     return;
   }
-  if (op->getNumResults() == 0)
+  if (op->getNumResults() == 0 || getRecomputableRange(op))
     return;
   double converted = 0;
   SmallVector<FloatRange, 1> results;
@@ -666,7 +677,29 @@ void FloatRangeMap::visit(Operation *op) {
 
 FloatRange FloatRangeMap::lookup(Value value) const {
   auto it = ranges.find(value);
-  return it == ranges.end() ? FloatRange::unbounded() : it->second;
+  if (it != ranges.end())
+    return it->second;
+  if (Operation *def = value.getDefiningOp())
+    if (std::optional<FloatRange> range = getRecomputableRange(def))
+      return *range;
+  return FloatRange::unbounded();
+}
+
+std::optional<FloatRange>
+FloatRangeMap::getRecomputableRange(Operation *op) const {
+  if (isa<tensor::EmptyOp>(op))
+    return FloatRange::noElements();
+  Attribute value;
+  if (auto constant = dyn_cast<arith::ConstantOp>(op))
+    value = constant.getValue();
+  else if (auto constant = dyn_cast<tosa::ConstOp>(op))
+    value = constant.getValues();
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(value);
+  if (!isa_and_nonnull<FloatAttr, IntegerAttr>(value) &&
+      !(dense && dense.isSplat()))
+    return std::nullopt;
+  return limitConstant(getAttributeRange(value), constantLimit,
+                       isa<FloatType>(getElementTypeOrSelf(op->getResult(0))));
 }
 
 std::optional<double>

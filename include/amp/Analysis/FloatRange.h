@@ -167,6 +167,10 @@ public:
 
 private:
   void visit(Operation *op);
+  /// The range of the result of `op` if it costs less to compute than to
+  /// store (an empty tensor, a scalar or splat constant: most of the
+  /// bounded values of a model), which is then not stored.
+  std::optional<FloatRange> getRecomputableRange(Operation *op) const;
 
   double constantLimit;
   llvm::DenseMap<Value, FloatRange> ranges;
