@@ -13,8 +13,8 @@
 //    pooling) are red;
 //  - everything else (elementwise, max/min reductions, fills, copies,
 //    transposes) is gray.
-// Named ops are rebuilt through their own region builder; generic, map and
-// reduce have their payload retyped.
+// Ops are retyped in place. Named ops get a new payload from their own
+// region builder; generic, map and reduce have their payload retyped.
 //
 //===----------------------------------------------------------------------===//
 
@@ -163,13 +163,20 @@ struct LinalgOpModel
           createEmptyLike(rewriter, op->getLoc(), newOperands[index], initType);
     }
 
-    // Named ops get a new payload from their region builder: the old one is
-    // not copied only to be thrown away.
     bool rebuildPayload = false;
     if constexpr (llvm::is_detected<models::RegionBuilderOf, OpTy>::value)
       rebuildPayload = OpTy::getRegionBuilder() != nullptr;
-    Operation *newOp = rebuildPayload ? rewriter.cloneWithoutRegions(*op)
-                                      : rewriter.clone(*op);
+    // A payload with regions of its own is not retyped (retypePayload): say
+    // so before anything changes.
+    if (!rebuildPayload && !green &&
+        llvm::any_of(op->getRegion(0).getOps(),
+                     [](Operation &inner) { return inner.getNumRegions(); }))
+      return failure();
+
+    // Retyped in place: the op keeps its identity and its payload is retyped
+    // or rebuilt, instead of a copy made and the op erased. Named ops get a
+    // new payload from their region builder.
+    Operation *newOp = op;
     auto newLinalg = cast<linalg::LinalgOp>(newOp);
     rewriter.modifyOpInPlace(newOp, [&] {
       newOp->setOperands(newOperands);
@@ -213,10 +220,8 @@ struct LinalgOpModel
     }
     if (failed(models::retypePayload(rewriter, newOp, payload, sourceType,
                                      computeType,
-                                     [](BlockArgument) { return false; }))) {
-      rewriter.eraseOp(newOp);
+                                     [](BlockArgument) { return false; })))
       return failure();
-    }
     return newOp;
   }
 };

@@ -226,6 +226,8 @@ struct ConversionListener : public RewriterBase::Listener {
   /// Constants the models create (zero points, 16-bit literals).
   TrackedOps constants;
   VerifiedOps verified;
+  /// Keys (getTrialKey) of rewrites of ops with regions that verified.
+  DenseSet<llvm::hash_code> goodTrials;
   CastCache *cache = nullptr;
   /// Set during a trial rewrite (see rewriteVerified).
   TrackedOps *trial = nullptr;
@@ -755,17 +757,53 @@ struct TrialScope {
   TrackedOps ops;
 };
 
+/// What decides the rewrite of an op with regions: its structure (as
+/// VerifiedOps compares it: types, attributes, constant operands, regions),
+/// the operands it gets and the types of the decision. Models are
+/// deterministic: two ops with one key are rewritten alike.
+llvm::hash_code getTrialKey(Operation *op, ValueRange operands,
+                            const OpDecision &decision) {
+  auto hashValue = [](Value v) {
+    Attribute constant;
+    if (Operation *def = v.getDefiningOp();
+        def && def->hasTrait<OpTrait::ConstantLike>())
+      (void)matchPattern(v, m_Constant(&constant));
+    return llvm::hash_combine(v.getType(), constant);
+  };
+  llvm::hash_code key = OperationEquivalence::computeHash(
+      op, hashValue, OperationEquivalence::ignoreHashValue,
+      OperationEquivalence::IgnoreLocations);
+  for (Value operand : operands)
+    key = llvm::hash_combine(key, hashValue(operand));
+  return llvm::hash_combine(key, decision.computeType,
+                            decision.accumulateType,
+                            op->getParentOp()->getName());
+}
+
 /// Rebuilds `op` through its model and verifies the result. On failure the
 /// IR is as before (the op restored, what the model inserted around it
-/// erased) and `why` says what went wrong.
-FailureOr<Operation *> rewriteVerified(Operation *op, RewriterBase &rewriter,
+/// erased), `op` is the restored op and `why` says what went wrong.
+///
+/// Models change ops in place where they can (TOSA ops, linalg payloads
+/// retyped). The attributes, operands and result types are restored from a
+/// snapshot; an op with regions is restored from a detached copy taken
+/// before the trial, unless an op with the same trial key verified before
+/// (then its rewrite verifies too, and the copy would only cost time).
+FailureOr<Operation *> rewriteVerified(Operation *&op, RewriterBase &rewriter,
                                        ConversionListener &listener,
                                        ValueRange operands,
                                        const OpDecision &decision,
-                                       std::string &why) {
+                                       std::string &why, bool &fatal) {
   SmallVector<Value> oldOperands(op->getOperands());
   SmallVector<Type> oldTypes(op->getResultTypes());
   AttributeSnapshot oldAttrs(op);
+  std::optional<llvm::hash_code> trialKey;
+  Operation *backup = nullptr;
+  if (op->getNumRegions() != 0) {
+    trialKey = getTrialKey(op, operands, decision);
+    if (!listener.goodTrials.contains(*trialKey))
+      backup = op->clone();
+  }
 
   SmallVector<std::string> messages;
   FailureOr<Operation *> newOp = failure();
@@ -786,28 +824,54 @@ FailureOr<Operation *> rewriteVerified(Operation *op, RewriterBase &rewriter,
       newOp = failure();
     }
   }
-  if (succeeded(newOp))
+  if (succeeded(newOp)) {
+    if (trialKey)
+      listener.goodTrials.insert(*trialKey);
+    if (backup)
+      backup->destroy();
     return newOp;
+  }
 
   // Restore the op (a model may fail after changing it in place, or the
   // verifier may refuse the change), then erase, last first, what the trial
   // inserted and nothing uses any more (zero points, empty inits, casts of
   // captured values).
-  bool changed = !llvm::equal(op->getOperands(), oldOperands) ||
-                 !llvm::equal(op->getResultTypes(), oldTypes) ||
-                 oldAttrs.changed();
-  if (changed) {
-    rewriter.modifyOpInPlace(op, [&] {
-      op->setOperands(oldOperands);
-      for (auto [result, type] : llvm::zip(op->getResults(), oldTypes))
-        result.setType(type);
-      oldAttrs.restore();
-    });
+  Operation *restored = op;
+  if (!backup && trialKey) {
+    // An op of the same key verified: this one cannot fail unless a model
+    // is not deterministic, and its payload may have changed. Never leave
+    // it half-converted silently.
+    op->emitError() << "amp: the rewrite of this op failed after an equal "
+                       "op was rewritten; its payload cannot be restored ("
+                    << (messages.empty() ? "verification failed"
+                                         : messages.front())
+                    << ")";
+    fatal = true;
+    return failure();
+  }
+  if (backup) {
+    rewriter.setInsertionPoint(op);
+    rewriter.insert(backup);
+    rewriter.replaceOp(op, backup->getResults());
+    restored = backup;
+  } else {
+    bool changed = !llvm::equal(op->getOperands(), oldOperands) ||
+                   !llvm::equal(op->getResultTypes(), oldTypes) ||
+                   oldAttrs.changed();
+    if (changed) {
+      rewriter.modifyOpInPlace(op, [&] {
+        op->setOperands(oldOperands);
+        for (auto [result, type] : llvm::zip(op->getResults(), oldTypes))
+          result.setType(type);
+        oldAttrs.restore();
+      });
+    }
   }
   for (size_t i = trial.ops.slots(); i-- > 0;)
     if (Operation *inserted = trial.ops[i];
-        inserted && inserted != op && inserted->use_empty())
+        inserted && inserted != restored && inserted->use_empty())
       rewriter.eraseOp(inserted);
+  op = restored;
   why = messages.empty() ? "its model cannot compute in these types"
                          : messages.front();
   return failure();
@@ -910,7 +974,9 @@ LogicalResult mlir::amp::convertToMixedPrecision(
   };
   if (options.recordDecisions)
     out.records.reserve(plan.getOps().size());
-  for (auto [planIndex, op] : llvm::enumerate(plan.getOps())) {
+  for (auto [planIndex, planOp] : llvm::enumerate(plan.getOps())) {
+    // A failed rewrite may restore the op as a new one.
+    Operation *op = planOp;
     const OpDecision &decision = plan.getDecision(planIndex);
     OpRecord record{op->getName(), op->getLoc(), decision};
     // The elements a gray op reads and writes (data operands, float
@@ -959,8 +1025,12 @@ LogicalResult mlir::amp::convertToMixedPrecision(
       if (Operation *def = operand.getDefiningOp())
         inputDefs.push_back(def);
     std::string why;
+    bool fatal = false;
     FailureOr<Operation *> newOp =
-        rewriteVerified(op, rewriter, listener, operands, decision, why);
+        rewriteVerified(op, rewriter, listener, operands, decision, why,
+                        fatal);
+    if (fatal)
+      return failure();
     if (failed(newOp)) {
       op->emitRemark() << "'" << op->getName()
                        << "' stays in FP32: it could not be rebuilt in "

@@ -30,6 +30,7 @@ LogicalResult mlir::amp::recastLayer(RewriterBase &rewriter, Operation *op,
   for (Value operand : op->getOperands())
     if (Operation *def = operand.getDefiningOp())
       producers.insert(def);
+  SmallVector<Type> oldTypes(op->getResultTypes());
   FailureOr<Operation *> newOp =
       layer.recast(rewriter, inputType, accumulateType);
   if (failed(newOp))
@@ -38,14 +39,24 @@ LogicalResult mlir::amp::recastLayer(RewriterBase &rewriter, Operation *op,
   // Results go back to the types the users expect: tosa.cast for TOSA ops,
   // arith conversions otherwise.
   bool preferTosa = isa_and_nonnull<tosa::TosaDialect>(op->getDialect());
+  // The layer may have been recast in place (its results retyped): then its
+  // users read the casts of its own results.
   rewriter.setInsertionPointAfter(*newOp);
   SmallVector<Value> replacements;
-  for (auto [oldResult, newResult] :
-       llvm::zip(op->getResults(), (*newOp)->getResults()))
+  for (auto [oldType, newResult] :
+       llvm::zip(oldTypes, (*newOp)->getResults()))
     replacements.push_back(createElementTypeCast(
-        rewriter, op->getLoc(), newResult,
-        getElementTypeOrSelf(oldResult.getType()), preferTosa));
-  rewriter.replaceOp(op, replacements);
+        rewriter, op->getLoc(), newResult, getElementTypeOrSelf(oldType),
+        preferTosa));
+  if (*newOp != op) {
+    rewriter.replaceOp(op, replacements);
+  } else {
+    for (auto [result, replacement] :
+         llvm::zip(op->getResults(), replacements))
+      if (replacement != result)
+        rewriter.replaceAllUsesExcept(result, replacement,
+                                      replacement.getDefiningOp());
+  }
 
   while (!producers.empty()) {
     Operation *producer = producers.pop_back_val();
