@@ -799,7 +799,8 @@ FailureOr<Operation *> rewriteVerified(Operation *&op, RewriterBase &rewriter,
   AttributeSnapshot oldAttrs(op);
   std::optional<llvm::hash_code> trialKey;
   Operation *backup = nullptr;
-  if (op->getNumRegions() != 0) {
+  auto iface = dyn_cast<MixedPrecisionOpInterface>(op);
+  if (iface && op->getNumRegions() != 0) {
     trialKey = getTrialKey(op, operands, decision);
     if (!listener.goodTrials.contains(*trialKey))
       backup = op->clone();
@@ -810,9 +811,12 @@ FailureOr<Operation *> rewriteVerified(Operation *&op, RewriterBase &rewriter,
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
   TrialScope trial(listener);
+  // Models fail before changing an op's regions; the verifier may refuse
+  // what they made.
+  bool refused = false;
   {
     CaptureScope scope(messages);
-    if (auto iface = dyn_cast<MixedPrecisionOpInterface>(op))
+    if (iface)
       newOp = iface.rewriteInPrecision(rewriter, operands, decision.computeType,
                                        decision.accumulateType);
     else
@@ -821,6 +825,8 @@ FailureOr<Operation *> rewriteVerified(Operation *&op, RewriterBase &rewriter,
     if (succeeded(newOp) && failed(verifyLocally(*newOp, listener.verified))) {
       if (*newOp != op)
         rewriter.eraseOp(*newOp);
+      else
+        refused = true;
       newOp = failure();
     }
   }
@@ -837,7 +843,11 @@ FailureOr<Operation *> rewriteVerified(Operation *&op, RewriterBase &rewriter,
   // inserted and nothing uses any more (zero points, empty inits, casts of
   // captured values).
   Operation *restored = op;
-  if (!backup && trialKey) {
+  if (backup && !refused) {
+    // The model failed, or made a new op: this one is as it was.
+    backup->destroy();
+    backup = nullptr;
+  } else if (refused && !backup && trialKey) {
     // An op of the same key verified: this one cannot fail unless a model
     // is not deterministic, and its payload may have changed. Never leave
     // it half-converted silently.
@@ -850,6 +860,9 @@ FailureOr<Operation *> rewriteVerified(Operation *&op, RewriterBase &rewriter,
     return failure();
   }
   if (backup) {
+    // The op's regions were changed in place: the copy takes its place
+    // (its regions are payloads, which hold no op the plan still has to
+    // visit).
     rewriter.setInsertionPoint(op);
     rewriter.insert(backup);
     rewriter.replaceOp(op, backup->getResults());

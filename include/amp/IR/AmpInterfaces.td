@@ -176,7 +176,8 @@ def MixedPrecisionOpInterface : OpInterface<"MixedPrecisionOpInterface"> {
         holds the new operand list: data operands already have the element
         type `computeType`, accumulator operands `accumulateType`, all
         others are unchanged. Returns the op that replaces this one (it may
-        be this op, updated in place); its float results have the element
+        be this op, updated in place, regions included: equal ops must be
+        rewritten alike); its float results have the element
         type `accumulateType` if the op has a separate accumulator and
         `computeType` otherwise. The caller replaces the uses of the old
         results. Returns failure, without changing the IR, if the op cannot
