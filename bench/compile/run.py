@@ -70,7 +70,10 @@ def main():
     parser.add_argument("--sizes", default="1000,10000,100000,1000000")
     parser.add_argument("--families", default="mlp,conv,transformer")
     parser.add_argument("--repeat", type=int, default=3,
-                        help="runs per measurement below 1M ops (1M: one)")
+                        help="runs per measurement below 1M ops")
+    parser.add_argument("--repeat-large", type=int, default=1,
+                        help="runs per measurement at 1M ops and more "
+                             "(about 10 s each)")
     parser.add_argument("--work", default="/tmp/amp-compile-bench")
     parser.add_argument("--markdown", help="also write the table here")
     args = parser.parse_args()
@@ -87,7 +90,7 @@ def main():
         for size in map(int, args.sizes.split(",")):
             model = os.path.join(args.work, f"{family}-{size}.mlir")
             generate(family, size, model)
-            repeat = args.repeat if size < 1000000 else 1
+            repeat = args.repeat if size < 1000000 else args.repeat_large
             parse = measure(tool, model, None, repeat)
             full = measure(tool, model, PIPELINE, repeat)
             base = {name: measure(tool, model, pipeline, repeat)
