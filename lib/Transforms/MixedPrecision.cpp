@@ -178,6 +178,17 @@ public:
     hashes.erase(it);
   }
 
+  /// What the structure of an op compares of an operand: its type, and its
+  /// value if it is a constant.
+  static llvm::hash_code hashOperand(Value value) {
+    return llvm::hash_combine(value.getType(), getConstant(value));
+  }
+  static unsigned hash(Operation *op) {
+    return OperationEquivalence::computeHash(
+        op, hashOperand, OperationEquivalence::ignoreHashValue,
+        OperationEquivalence::IgnoreLocations);
+  }
+
 private:
   /// The value of a constant operand.
   static Attribute getConstant(Value value) {
@@ -187,13 +198,6 @@ private:
     Attribute attr;
     (void)matchPattern(value, m_Constant(&attr));
     return attr;
-  }
-  static unsigned hash(Operation *op) {
-    return OperationEquivalence::computeHash(
-        op,
-        [](Value v) { return llvm::hash_combine(v.getType(), getConstant(v)); },
-        OperationEquivalence::ignoreHashValue,
-        OperationEquivalence::IgnoreLocations);
   }
   static LogicalResult sameValue(Value a, Value b) {
     return success(a.getType() == b.getType() &&
@@ -763,18 +767,11 @@ struct TrialScope {
 /// deterministic: two ops with one key are rewritten alike.
 llvm::hash_code getTrialKey(Operation *op, ValueRange operands,
                             const OpDecision &decision) {
-  auto hashValue = [](Value v) {
-    Attribute constant;
-    if (Operation *def = v.getDefiningOp();
-        def && def->hasTrait<OpTrait::ConstantLike>())
-      (void)matchPattern(v, m_Constant(&constant));
-    return llvm::hash_combine(v.getType(), constant);
-  };
   llvm::hash_code key = OperationEquivalence::computeHash(
-      op, hashValue, OperationEquivalence::ignoreHashValue,
+      op, VerifiedOps::hashOperand, OperationEquivalence::ignoreHashValue,
       OperationEquivalence::IgnoreLocations);
   for (Value operand : operands)
-    key = llvm::hash_combine(key, hashValue(operand));
+    key = llvm::hash_combine(key, VerifiedOps::hashOperand(operand));
   return llvm::hash_combine(key, decision.computeType,
                             decision.accumulateType,
                             op->getParentOp()->getName());
