@@ -67,6 +67,10 @@ LogicalResult PrecisionPlan::run() {
   ops.reserve(expected);
   infos.reserve(expected);
   inputs.reserve(expected);
+  // About two reads and data inputs per op.
+  readValues.reserve(2 * expected);
+  inputValues.reserve(2 * expected);
+  operandNumbers.reserve(2 * expected);
   for (Region &region : root->getRegions())
     collect(region);
   if (failed(colorOps()))
@@ -75,22 +79,30 @@ LogicalResult PrecisionPlan::run() {
   if (failed(assignPrecisions()))
     return failure();
   applyRanges();
+  // Each table goes as soon as the steps that read it are done: the peak
+  // memory of a big function is that of the largest step, not their sum.
+  rangeAnalysis = nullptr;
+  solver.reset();
+  rangeMap.reset();
   forwardSweep();
   if (options.grayStrategy == GrayStrategy::FewestCasts) {
     countUses();
     backwardSweep();
   } else if (options.grayStrategy == GrayStrategy::MinBytes) {
+    // The cut reads the decisions, not the value states or constants.
+    values = decltype(values)();
+    constantFitCache = decltype(constantFitCache)();
     minBytesCut();
   }
   // What only planning needs is freed before the rewrite allocates (peak
   // memory on a big function).
   std::vector<Reader>().swap(readers);
   std::vector<OpInputs>().swap(inputs);
+  std::vector<Value>().swap(inputValues);
+  std::vector<Value>().swap(readValues);
+  std::vector<Operation *>().swap(payloadConstants);
   values = decltype(values)();
   constantFitCache = decltype(constantFitCache)();
-  rangeAnalysis = nullptr;
-  solver.reset();
-  rangeMap.reset();
   return success();
 }
 
@@ -104,13 +116,28 @@ void PrecisionPlan::collect(Region &region) {
       collectOp(&op);
 }
 
-void PrecisionPlan::addOp(Operation *op, OpInfo &&info, OpInputs &&in,
-                          Reader *reader) {
-  if (reader)
-    reader->info = ops.size();
+void PrecisionPlan::addReader(Operation *op, const Marks &start) {
+  readers.push_back({op, static_cast<uint32_t>(start.reads),
+                     static_cast<uint32_t>(readValues.size() - start.reads)});
+}
+
+void PrecisionPlan::addOp(Operation *op, OpInfo &&info, const Marks &start,
+                          ArrayRef<unsigned> data,
+                          ArrayRef<unsigned> accumulators) {
+  readers.back().info = ops.size();
+  info.operandsBegin = operandNumbers.size();
+  info.numData = data.size();
+  info.numAccumulators = accumulators.size();
+  operandNumbers.insert(operandNumbers.end(), data.begin(), data.end());
+  operandNumbers.insert(operandNumbers.end(), accumulators.begin(),
+                        accumulators.end());
   ops.push_back(op);
   infos.push_back(std::move(info));
-  inputs.push_back(std::move(in));
+  inputs.push_back(
+      {static_cast<uint32_t>(start.values),
+       static_cast<uint32_t>(inputValues.size() - start.values),
+       static_cast<uint32_t>(start.constants),
+       static_cast<uint32_t>(payloadConstants.size() - start.constants)});
 }
 
 void PrecisionPlan::collectOp(Operation *op) {
@@ -118,38 +145,39 @@ void PrecisionPlan::collectOp(Operation *op) {
   // them in: they take no part.
   if (isRematerializable(op))
     return;
-  SmallVector<Value, 4> reads;
+  Marks start = mark();
   for (Value operand : op->getOperands())
     if (isConvertible(operand))
-      reads.push_back(operand);
+      readValues.push_back(operand);
 
   if (isFloatCast(op)) {
-    readers.push_back({op, std::move(reads)});
+    addReader(op, start);
     return;
   }
 
   auto iface = dyn_cast<MixedPrecisionOpInterface>(op);
+  SmallVector<unsigned, 4> data;
   if (!iface) {
-    bool touches =
-        !reads.empty() || llvm::any_of(op->getResults(), isConvertible);
-    readers.push_back({op, reads});
+    bool touches = readValues.size() != start.reads ||
+                   llvm::any_of(op->getResults(), isConvertible);
+    addReader(op, start);
     if (touches && !isStructural(op)) {
       // An op without a color: remembered, colored later by the lists or the
       // unknown-op policy. All its float operands count as data.
       OpInfo info;
-      OpInputs in;
       info.decision.unknown = true;
-      in.dataInputs = std::move(reads);
       for (OpOperand &operand : op->getOpOperands())
-        if (isConvertible(operand.get()))
-          info.dataOperands.push_back(operand.getOperandNumber());
+        if (isConvertible(operand.get())) {
+          data.push_back(operand.getOperandNumber());
+          inputValues.push_back(operand.get());
+        }
       bool supported = llvm::all_of(op->getOperandTypes(), [&](Type t) {
         return !hasFloatElementType(t) ||
                (isCastableFloatType(t) && isSourceElementType(t));
       });
       if (!supported || op->getNumRegions() != 0)
         info.pinned = true;
-      addOp(op, std::move(info), std::move(in), &readers.back());
+      addOp(op, std::move(info), start, data, {});
     }
     for (Region &region : op->getRegions())
       collect(region);
@@ -159,7 +187,7 @@ void PrecisionPlan::collectOp(Operation *op) {
   // An op with the interface owns its regions (payloads): values they capture
   // from above are data inputs of the op.
   OpInfo info;
-  OpInputs in;
+  SmallVector<unsigned, 1> accumulators;
   bool touchesSource = false, supported = true;
   auto checkType = [&](Type type) {
     if (!isCastableFloatType(type)) {
@@ -183,10 +211,10 @@ void PrecisionPlan::collectOp(Operation *op) {
     if (!isConvertible(operand.get()))
       continue;
     if (isAccumulator) {
-      info.accumulatorOperands.push_back(operand.getOperandNumber());
+      accumulators.push_back(operand.getOperandNumber());
     } else {
-      in.dataInputs.push_back(operand.get());
-      info.dataOperands.push_back(operand.getOperandNumber());
+      inputValues.push_back(operand.get());
+      data.push_back(operand.getOperandNumber());
     }
   }
   for (Type type : op->getResultTypes())
@@ -199,27 +227,30 @@ void PrecisionPlan::collectOp(Operation *op) {
     for (Region &region : op->getRegions())
       region.walk([&](Operation *inner) {
         if (isFloatConstant(inner))
-          in.payloadConstants.push_back(inner);
+          payloadConstants.push_back(inner);
         for (Value value : inner->getOperands()) {
           if (!isConvertible(value) ||
               op->isAncestor(value.getParentRegion()->getParentOp()) ||
               !captured.insert(value).second)
             continue;
           touchesSource = true;
-          in.dataInputs.push_back(value);
-          reads.push_back(value);
+          inputValues.push_back(value);
+          readValues.push_back(value);
         }
       });
   }
-  readers.push_back({op, std::move(reads)});
-  if (!touchesSource)
+  addReader(op, start);
+  if (!touchesSource) {
+    inputValues.resize(start.values);
+    payloadConstants.resize(start.constants);
     return;
+  }
   if (!supported) {
     info.decision.reason = Reason::UnsupportedTypes;
     info.decision.color = Color::red;
     info.pinned = true;
   }
-  addOp(op, std::move(info), std::move(in), &readers.back());
+  addOp(op, std::move(info), start, data, accumulators);
 }
 
 //===----------------------------------------------------------------------===//
@@ -455,7 +486,7 @@ PrecisionPlan::checkRanges(size_t i, FloatType type) {
   // clamped with clamp-constants); the output of an op whose precision an
   // annotation fixed is the user's word (a second run sees it in the target
   // type already).
-  for (Value input : inputs[i].dataInputs) {
+  for (Value input : getDataInputs(i)) {
     Operation *def = input.getDefiningOp();
     if (isRematerializable(def))
       continue;
@@ -661,8 +692,10 @@ bool PrecisionPlan::isFreeInFP32(Value value) {
 
 void PrecisionPlan::forwardSweep() {
   FloatType target = options.target;
-  for (auto [op, info, in] : llvm::zip(ops, infos, inputs)) {
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    OpInfo &info = infos[i];
     OpDecision &d = info.decision;
+    ArrayRef<Value> dataInputs = getDataInputs(i);
     if (d.reason == Reason::UnsupportedTypes || d.color == Color::red ||
         info.keptHigh) {
       d.lowPrecision = false;
@@ -692,9 +725,9 @@ void PrecisionPlan::forwardSweep() {
           isSourceElementType(def->getResultTypes()[0]) && !constantFits(def))
         constantsFit = false;
     };
-    for (Value input : in.dataInputs)
+    for (Value input : dataInputs)
       checkConstant(input.getDefiningOp());
-    for (Operation *inner : in.payloadConstants)
+    for (Operation *inner : getPayloadConstants(i))
       checkConstant(inner);
 
     if (d.color == Color::green) {
@@ -719,9 +752,9 @@ void PrecisionPlan::forwardSweep() {
     // Gray: a candidate when every float data input is available low. An op
     // without float data inputs (values made from integers) follows nothing:
     // under follow it stays in FP32; under fewest-casts its consumers decide.
-    bool inputsLow = (!in.dataInputs.empty() ||
+    bool inputsLow = (!dataInputs.empty() ||
                       options.grayStrategy != GrayStrategy::Follow) &&
-                     llvm::all_of(in.dataInputs, [&](Value input) {
+                     llvm::all_of(dataInputs, [&](Value input) {
                        return isLowAvailable(input);
                      });
     d.lowPrecision = inputsLow && constantsFit;
@@ -744,7 +777,7 @@ void PrecisionPlan::countUses() {
   bool lowReturns = !options.keepIOTypes && isPublicFunction(root);
   for (Reader &entry : readers) {
     Operation *reader = entry.op;
-    ArrayRef<Value> reads = entry.reads;
+    ArrayRef<Value> reads = getReads(entry);
     // An op in the overflow type reads its inputs in neither the target
     // type nor FP32: like an FP32 reader, it needs them other than low.
     if (entry.info < 0 || !infos[entry.info].decision.lowPrecision ||
@@ -761,10 +794,10 @@ void PrecisionPlan::countUses() {
       continue;
     }
     OpInfo &info = infos[entry.info];
-    for (Value input : inputs[entry.info].dataInputs)
+    for (Value input : getDataInputs(entry.info))
       ++state(input).lowUses;
     bool accumulateLow = info.decision.accumulateType == options.target;
-    for (unsigned index : info.accumulatorOperands) {
+    for (unsigned index : getAccumulatorOperands(entry.info)) {
       ValueState &s = state(reader->getOperand(index));
       if (accumulateLow)
         ++s.lowUses;
@@ -775,7 +808,10 @@ void PrecisionPlan::countUses() {
 }
 
 void PrecisionPlan::backwardSweep() {
-  for (auto [op, info, in] : llvm::reverse(llvm::zip(ops, infos, inputs))) {
+  for (size_t i = ops.size(); i-- > 0;) {
+    Operation *op = ops[i];
+    OpInfo &info = infos[i];
+    ArrayRef<Value> dataInputs = getDataInputs(i);
     OpDecision &d = info.decision;
     if (d.color != Color::gray || !d.lowPrecision || info.pinned)
       continue;
@@ -792,7 +828,7 @@ void PrecisionPlan::backwardSweep() {
       continue;
     unsigned costHigh = 0;
     llvm::SmallPtrSet<Value, 4> seen;
-    for (Value input : in.dataInputs)
+    for (Value input : dataInputs)
       if (seen.insert(input).second && !isFreeInFP32(input) &&
           state(input).highUses == 0)
         ++costHigh;
@@ -800,7 +836,7 @@ void PrecisionPlan::backwardSweep() {
       continue;
     // Stay in FP32: the inputs are now read in FP32.
     d.lowPrecision = false;
-    for (Value input : in.dataInputs) {
+    for (Value input : dataInputs) {
       ValueState &s = state(input);
       --s.lowUses;
       ++s.highUses;
@@ -871,8 +907,9 @@ void PrecisionPlan::minBytesCut() {
           options.target, info.decision.accumulateType);
     return native == options.target ? kLow : kHigh;
   };
-  // Every value a free op touches or a low op reads, with where it is made
-  // and read (each consumer once), in first-seen order.
+  // Every value a free op reads or makes, with where it is made and read
+  // (each consumer once), in first-seen order. Other values (a green op's
+  // weights, values only fixed ops touch) are no part of any cut.
   struct ValueUses {
     Value value;
     int producer;
@@ -880,11 +917,29 @@ void PrecisionPlan::minBytesCut() {
   };
   std::vector<ValueUses> uses;
   DenseMap<Value, unsigned> useOf;
-  useOf.reserve(readers.size());
-  auto addUse = [&](Value value, int consumer) {
-    auto [it, inserted] = useOf.try_emplace(value, uses.size());
-    if (inserted)
+  auto addValue = [&](Value value) {
+    if (useOf.try_emplace(value, uses.size()).second)
       uses.push_back({value, producerOf(value), {}});
+  };
+  size_t bound = 0;
+  for (auto [i, free] : llvm::enumerate(isFree))
+    if (free)
+      bound += getDataInputs(i).size() + ops[i]->getNumResults();
+  uses.reserve(bound);
+  useOf.reserve(bound);
+  for (auto [i, free] : llvm::enumerate(isFree)) {
+    if (!free)
+      continue;
+    for (Value input : getDataInputs(i))
+      addValue(input);
+    for (Value result : ops[i]->getResults())
+      if (isConvertible(result))
+        addValue(result);
+  }
+  auto addUse = [&](Value value, int consumer) {
+    auto it = useOf.find(value);
+    if (it == useOf.end())
+      return;
     SmallVector<int, 2> &consumers = uses[it->second].consumers;
     if (!llvm::is_contained(consumers, consumer))
       consumers.push_back(consumer);
@@ -892,24 +947,24 @@ void PrecisionPlan::minBytesCut() {
   bool lowReturns = !options.keepIOTypes && isPublicFunction(root);
   for (const Reader &entry : readers) {
     if (entry.info >= 0 && isFree[entry.info]) {
-      for (Value input : inputs[entry.info].dataInputs)
+      for (Value input : getDataInputs(entry.info))
         addUse(input, entry.info);
       continue;
     }
     if (entry.info >= 0) {
       const OpInfo &info = infos[entry.info];
       if (info.decision.lowPrecision && !info.overflowType) {
-        for (Value input : inputs[entry.info].dataInputs)
+        for (Value input : getDataInputs(entry.info))
           addUse(input, kLow);
         bool accumulateLow = info.decision.accumulateType == options.target;
-        for (unsigned index : info.accumulatorOperands)
+        for (unsigned index : getAccumulatorOperands(entry.info))
           addUse(entry.op->getOperand(index), accumulateLow ? kLow : kHigh);
         continue;
       }
     }
     bool isReturn = lowReturns && entry.op->hasTrait<OpTrait::ReturnLike>() &&
                     entry.op->getParentOp() == root;
-    for (Value value : entry.reads)
+    for (Value value : getReads(entry))
       addUse(value, isReturn ? kAny : kHigh);
   }
 
@@ -1010,7 +1065,7 @@ void PrecisionPlan::minBytesCut() {
       nodeOf[member] = graph.addNode();
     for (auto [_, member] : group) {
       int64_t elements = 0;
-      for (Value input : inputs[member].dataInputs)
+      for (Value input : getDataInputs(member))
         elements += getNumElements(input);
       for (Value result : ops[member]->getResults())
         if (isConvertible(result))
@@ -1082,12 +1137,12 @@ std::optional<unsigned> PrecisionPlan::findIndex(Operation *op) const {
 bool PrecisionPlan::isAccumulatorOperand(Operation *op,
                                          OpOperand &operand) const {
   std::optional<unsigned> i = findIndex(op);
-  return i && llvm::is_contained(infos[*i].accumulatorOperands,
+  return i && llvm::is_contained(getAccumulatorOperands(*i),
                                  operand.getOperandNumber());
 }
 
 bool PrecisionPlan::isDataOperand(Operation *op, OpOperand &operand) const {
   std::optional<unsigned> i = findIndex(op);
   return i &&
-         llvm::is_contained(infos[*i].dataOperands, operand.getOperandNumber());
+         llvm::is_contained(getDataOperands(*i), operand.getOperandNumber());
 }

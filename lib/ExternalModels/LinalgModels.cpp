@@ -148,19 +148,17 @@ struct LinalgOpModel
     if (!sourceType)
       return failure();
 
-    // Inits the payload does not read only give their shape: replace them by
+    // Inits the payload does not read only give their shape: they become
     // empty tensors of the new type.
-    SmallVector<Value> newOperands(operands);
-    rewriter.setInsertionPoint(op);
+    SmallVector<unsigned> shapeInits;
     for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
-      unsigned index = init.getOperandNumber();
-      Type elt = getElementTypeOrSelf(newOperands[index].getType());
+      Type elt =
+          getElementTypeOrSelf(operands[init.getOperandNumber()].getType());
       if (!isa<FloatType>(elt) || elt == initType)
         continue;
       if (linalgOp.payloadUsesValueFromOperand(&init) && !green)
         return failure(); // A data init: the caller must have cast it.
-      newOperands[index] =
-          createEmptyLike(rewriter, op->getLoc(), newOperands[index], initType);
+      shapeInits.push_back(init.getOperandNumber());
     }
 
     bool rebuildPayload = false;
@@ -172,6 +170,12 @@ struct LinalgOpModel
         llvm::any_of(op->getRegion(0).getOps(),
                      [](Operation &inner) { return inner.getNumRegions(); }))
       return failure();
+
+    SmallVector<Value> newOperands(operands);
+    rewriter.setInsertionPoint(op);
+    for (unsigned index : shapeInits)
+      newOperands[index] =
+          getEmptyFor(rewriter, op, newOperands[index], initType);
 
     // Retyped in place: the op keeps its identity and its payload is retyped
     // or rebuilt, instead of a copy made and the op erased. Named ops get a

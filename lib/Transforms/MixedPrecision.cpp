@@ -28,6 +28,7 @@
 #include "amp/Utils/CastUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Dominance.h"
@@ -388,6 +389,57 @@ public:
           result.getDefiningOp();
     record(value, result);
     return result;
+  }
+
+  /// A constant or empty tensor converted in place, and what it was.
+  struct InPlaceConversion {
+    Operation *op;
+    /// The value of a constant (null for an empty tensor).
+    TypedAttr oldValue;
+    Type oldType;
+  };
+
+  /// True if `value` is an FP32 constant or empty tensor that only
+  /// `consumer` reads and that no converted copy of exists: if the consumer
+  /// reads it in `elementType` wherever it reads it, it can be converted in
+  /// place, with no new op and no dead one left to erase (a model's weights
+  /// are most of its constants, and most empty tensors are the init of one
+  /// elementwise op).
+  bool canConvertInPlace(Value value, Type elementType, Operation *consumer) {
+    Operation *def = value.getDefiningOp();
+    return def && (isFloatConstant(def) || isa<tensor::EmptyOp>(def)) &&
+           isa<FloatType>(elementType) &&
+           getElementTypeOrSelf(value.getType()).isF32() &&
+           !cache.contains({value, elementType}) &&
+           isOnlyReadBy(value, consumer);
+  }
+  /// Converts what canConvertInPlace accepted (nothing if it has that type
+  /// already: an op may read it twice); `undo` gets what restoreInPlace
+  /// needs.
+  void convertInPlace(Value value, Type elementType,
+                      SmallVectorImpl<InPlaceConversion> &undo) {
+    if (getElementTypeOrSelf(value.getType()) == elementType)
+      return;
+    Operation *def = value.getDefiningOp();
+    undo.push_back({def,
+                    isa<tensor::EmptyOp>(def) ? TypedAttr()
+                                              : getConstantValue(def),
+                    value.getType()});
+    setElementTypeInPlace(rewriter, value, cast<FloatType>(elementType));
+    noteKnown(created, def);
+  }
+
+  /// Takes back convertInPlace (the consumer's rewrite failed).
+  void restoreInPlace(ArrayRef<InPlaceConversion> undo) {
+    for (const InPlaceConversion &entry : undo) {
+      if (entry.oldValue)
+        setConstantValue(rewriter, entry.op, entry.oldValue);
+      else
+        rewriter.modifyOpInPlace(entry.op, [&] {
+          entry.op->getResult(0).setType(entry.oldType);
+        });
+      created.forget(entry.op);
+    }
   }
 
   /// Creates the cast of the new result `value` back to `elementType` (its
@@ -1006,27 +1058,51 @@ LogicalResult mlir::amp::convertToMixedPrecision(
       continue;
     }
 
-    // In operand order (casts of block arguments are placed in the order
-    // they are asked for); both lists are sorted.
+    // The type each converted operand is read in, in operand order (casts
+    // of block arguments are placed in the order they are asked for); both
+    // lists are sorted.
     SmallVector<Value> operands(op->getOperands());
+    SmallVector<std::pair<unsigned, Type>, 4> reads;
     ArrayRef<unsigned> accumulators = plan.getAccumulatorOperands(planIndex);
     ArrayRef<unsigned> data = plan.getDataOperands(planIndex);
     while (!accumulators.empty() || !data.empty()) {
       bool takeAccumulator =
           data.empty() ||
           (!accumulators.empty() && accumulators.front() < data.front());
-      unsigned i = takeAccumulator ? accumulators.front() : data.front();
-      operands[i] = casts.get(operands[i],
-                              takeAccumulator ? decision.accumulateType
-                                              : decision.computeType,
-                              op);
-      (takeAccumulator ? accumulators : data) =
-          (takeAccumulator ? accumulators : data).drop_front();
+      ArrayRef<unsigned> &list = takeAccumulator ? accumulators : data;
+      reads.push_back({list.front(), takeAccumulator ? decision.accumulateType
+                                                     : decision.computeType});
+      list = list.drop_front();
     }
-    if (isAlreadyConverted(op, operands, decision)) {
+    // A constant or empty tensor only this op reads, in one type, is
+    // converted in place once the op is known to need it (below); other
+    // operands get a cast or a converted copy.
+    auto readInOneType = [&](Value value, Type type) {
+      return llvm::all_of(op->getOpOperands(), [&](OpOperand &use) {
+        if (use.get() != value)
+          return true;
+        auto it = llvm::find_if(reads, [&](const auto &read) {
+          return read.first == use.getOperandNumber();
+        });
+        return it != reads.end() && it->second == type;
+      });
+    };
+    SmallVector<std::pair<unsigned, Type>, 2> inPlace;
+    for (auto [i, type] : reads) {
+      if (casts.canConvertInPlace(operands[i], type, op) &&
+          readInOneType(operands[i], type))
+        inPlace.push_back({i, type});
+      else
+        operands[i] = casts.get(operands[i], type, op);
+    }
+    // An op with an FP32 constant left to convert is not converted yet.
+    if (inPlace.empty() && isAlreadyConverted(op, operands, decision)) {
       addRecord(record);
       continue;
     }
+    SmallVector<CastCache::InPlaceConversion, 2> convertedInPlace;
+    for (auto [i, type] : inPlace)
+      casts.convertInPlace(operands[i], type, convertedInPlace);
 
     SmallVector<Type> oldTypes(op->getResultTypes());
     casts.noteInputsOf(op);
@@ -1042,6 +1118,7 @@ LogicalResult mlir::amp::convertToMixedPrecision(
     if (fatal)
       return failure();
     if (failed(newOp)) {
+      casts.restoreInPlace(convertedInPlace);
       op->emitRemark() << "'" << op->getName()
                        << "' stays in FP32: it could not be rebuilt in "
                        << decision.computeType << " (" << why << ")";

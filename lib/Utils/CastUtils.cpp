@@ -115,6 +115,23 @@ Value mlir::amp::createConstantLike(OpBuilder &b, Operation *constOp,
   return arith::ConstantOp::create(b, loc, value);
 }
 
+void mlir::amp::setConstantValue(RewriterBase &rewriter, Operation *constOp,
+                                 TypedAttr value) {
+  rewriter.modifyOpInPlace(constOp, [&] {
+    if (auto constant = dyn_cast<tosa::ConstOp>(constOp))
+      constant.setValuesAttr(cast<ElementsAttr>(value));
+    else
+      cast<arith::ConstantOp>(constOp).setValueAttr(value);
+    constOp->getResult(0).setType(value.getType());
+  });
+}
+
+TypedAttr mlir::amp::getConstantValue(Operation *constOp) {
+  if (auto constant = dyn_cast<tosa::ConstOp>(constOp))
+    return cast<TypedAttr>(constant.getValues());
+  return cast<arith::ConstantOp>(constOp).getValue();
+}
+
 Value mlir::amp::createEmptyLike(OpBuilder &b, Location loc, Value like,
                                  Type elementType) {
   auto type = cast<RankedTensorType>(like.getType());
@@ -124,6 +141,34 @@ Value mlir::amp::createEmptyLike(OpBuilder &b, Location loc, Value like,
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, like);
   return tensor::EmptyOp::create(b, loc, sizes, elementType,
                                  type.getEncoding());
+}
+
+bool mlir::amp::isOnlyReadBy(Value value, Operation *user) {
+  return llvm::all_of(value.getUsers(),
+                      [&](Operation *other) { return other == user; });
+}
+
+void mlir::amp::setElementTypeInPlace(RewriterBase &rewriter, Value value,
+                                      FloatType elementType) {
+  Operation *def = value.getDefiningOp();
+  if (isa<tensor::EmptyOp>(def)) {
+    rewriter.modifyOpInPlace(def, [&] {
+      value.setType(cast<RankedTensorType>(value.getType()).clone(elementType));
+    });
+    return;
+  }
+  setConstantValue(rewriter, def,
+                   convertFloatConstant(getConstantValue(def), elementType));
+}
+
+Value mlir::amp::getEmptyFor(RewriterBase &rewriter, Operation *user,
+                             Value like, Type elementType) {
+  auto floatType = dyn_cast<FloatType>(elementType);
+  if (!floatType || !like.getDefiningOp<tensor::EmptyOp>() ||
+      !isOnlyReadBy(like, user))
+    return createEmptyLike(rewriter, user->getLoc(), like, elementType);
+  setElementTypeInPlace(rewriter, like, floatType);
+  return like;
 }
 
 Value mlir::amp::materializeElementType(OpBuilder &b, Location loc, Value value,

@@ -53,3 +53,28 @@ func.func @generic_contraction_f16_accumulator(%a: tensor<4x8xf32>, %b: tensor<8
   } -> tensor<4x4xf32>
   return %0 : tensor<4x4xf32>
 }
+
+// -----
+
+// The same with an empty init that only the generic reads (which a model
+// retypes in place when its rewrite cannot fail): it stays FP32.
+// CHECK-LABEL: func.func @empty_init_restored
+// CHECK: %[[E:.+]] = tensor.empty() : tensor<8x8xf32>
+// CHECK: linalg.generic {{.*}} outs(%[[E]] : tensor<8x8xf32>)
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @empty_init_restored(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %m = linalg.matmul ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  // expected-remark@+1 {{'linalg.generic' stays in FP32: it could not be rebuilt in 'f16'}}
+  %0 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%m : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %t = arith.mulf %x, %half : f32
+    %b = arith.truncf %t : f32 to bf16
+    %w = arith.extf %b : bf16 to f32
+    linalg.yield %w : f32
+  } -> tensor<8x8xf32>
+  %r = linalg.matmul ins(%0, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %r : tensor<8x8xf32>
+}

@@ -183,10 +183,13 @@ public:
   /// The operand numbers of the data operands / accumulator operands of
   /// getOps()[i], as isDataOperand and isAccumulatorOperand decide.
   ArrayRef<unsigned> getDataOperands(size_t i) const {
-    return infos[i].dataOperands;
+    return ArrayRef(operandNumbers)
+        .slice(infos[i].operandsBegin, infos[i].numData);
   }
   ArrayRef<unsigned> getAccumulatorOperands(size_t i) const {
-    return infos[i].accumulatorOperands;
+    return ArrayRef(operandNumbers)
+        .slice(infos[i].operandsBegin + infos[i].numData,
+               infos[i].numAccumulators);
   }
 
   /// Range summary of the float constants consumed in low precision.
@@ -195,10 +198,10 @@ public:
 private:
   struct OpInfo {
     OpDecision decision;
-    /// Operand numbers of the data operands (the first of dataInputs).
-    SmallVector<unsigned, 4> dataOperands;
-    /// Operand numbers of accumulator operands.
-    SmallVector<unsigned, 1> accumulatorOperands;
+    /// Where its operand numbers start in `operandNumbers`: those of the
+    /// data operands (the first of its data inputs), then those of the
+    /// accumulator operands.
+    uint32_t operandsBegin = 0, numData = 0, numAccumulators = 0;
     /// Set when the decision must not change in the backward sweep.
     bool pinned = false;
     /// Decided by ranges: runs in the overflow type / stays in FP32.
@@ -214,21 +217,35 @@ private:
     /// Only the op's own output does not fit (its inputs do).
     bool outputOnly = false;
   };
-  /// What only planning reads about an op (freed when planning is done).
+  /// What only planning reads about an op (freed when planning is done),
+  /// as slices of flat arrays: a few bytes per op, not a vector each.
   struct OpInputs {
-    /// Float (f32) values the op reads as data: data operands, then values
-    /// captured by its payload regions.
-    SmallVector<Value, 4> dataInputs;
-    /// The float constants inside the op's payload regions.
-    SmallVector<Operation *, 0> payloadConstants;
+    /// Float (f32) values the op reads as data, in `inputValues`: data
+    /// operands, then values captured by its payload regions.
+    uint32_t valuesBegin = 0, numValues = 0;
+    /// The float constants inside the op's payload regions, in
+    /// `payloadConstants`.
+    uint32_t constantsBegin = 0, numConstants = 0;
   };
   /// An op that reads FP32 values, for use counting.
   struct Reader {
     Operation *op;
-    SmallVector<Value, 4> reads;
+    /// The values it reads, in `readValues`.
+    uint32_t readsBegin, numReads;
     /// Its index in `ops`, or -1 if it does not take part.
     int info = -1;
   };
+  ArrayRef<Value> getDataInputs(size_t i) const {
+    return ArrayRef(inputValues)
+        .slice(inputs[i].valuesBegin, inputs[i].numValues);
+  }
+  ArrayRef<Operation *> getPayloadConstants(size_t i) const {
+    return ArrayRef(payloadConstants)
+        .slice(inputs[i].constantsBegin, inputs[i].numConstants);
+  }
+  ArrayRef<Value> getReads(const Reader &reader) const {
+    return ArrayRef(readValues).slice(reader.readsBegin, reader.numReads);
+  }
   struct ValueState {
     /// A low-precision consumer can read the value in the target type
     /// without a runtime cast (other than a green op's own output cast).
@@ -241,7 +258,19 @@ private:
 
   void collect(Region &region);
   void collectOp(Operation *op);
-  void addOp(Operation *op, OpInfo &&info, OpInputs &&in, Reader *reader);
+  /// The sizes of the flat arrays before an op's entries are appended.
+  struct Marks {
+    size_t values, constants, reads;
+  };
+  Marks mark() const {
+    return {inputValues.size(), payloadConstants.size(), readValues.size()};
+  }
+  /// Adds a reader of the values appended to `readValues` since `start`.
+  void addReader(Operation *op, const Marks &start);
+  /// Adds `op`, the last reader, with these operand numbers and the inputs
+  /// appended since `start`.
+  void addOp(Operation *op, OpInfo &&info, const Marks &start,
+             ArrayRef<unsigned> data, ArrayRef<unsigned> accumulators);
   /// The index in `ops` of `op`, if it takes part.
   std::optional<unsigned> findIndex(Operation *op) const;
   LogicalResult colorOps();
@@ -269,6 +298,10 @@ private:
   /// std::vector, not SmallVector: these are freed after planning (a
   /// SmallVector keeps its buffer when assigned an empty one).
   std::vector<OpInputs> inputs;
+  std::vector<Value> inputValues, readValues;
+  std::vector<Operation *> payloadConstants;
+  /// The operand numbers of every op's slice (kept for the rewrite).
+  std::vector<unsigned> operandNumbers;
   /// Built on the first query by op (the conversion queries by index).
   mutable llvm::DenseMap<Operation *, unsigned> index;
   /// Every op whose operands are read in the function (for use counting),

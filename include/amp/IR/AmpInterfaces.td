@@ -181,7 +181,9 @@ def MixedPrecisionOpInterface : OpInterface<"MixedPrecisionOpInterface"> {
         type `accumulateType` if the op has a separate accumulator and
         `computeType` otherwise. The caller replaces the uses of the old
         results. Returns failure, without changing the IR, if the op cannot
-        compute in these types.
+        compute in these types. Once it cannot fail any more, it may retype
+        in place an empty tensor that only this op reads, instead of making
+        a new one (`amp::getEmptyFor`).
 
         The default implementation updates the op in place: it sets the
         operands and changes the element type of every floating-point

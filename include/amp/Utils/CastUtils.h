@@ -16,6 +16,7 @@
 #define AMP_UTILS_CASTUTILS_H
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Value.h"
 
 namespace mlir {
@@ -63,9 +64,35 @@ Value createFloatCast(OpBuilder &b, Location loc, Value value, Type elementType,
 /// tosa.const) holding `value`.
 Value createConstantLike(OpBuilder &b, Operation *constOp, TypedAttr value);
 
+/// Gives the float constant `constOp` (arith.constant or tosa.const) the
+/// value `value`, and its result the type of `value`, in place.
+void setConstantValue(RewriterBase &rewriter, Operation *constOp,
+                      TypedAttr value);
+
+/// The value of the float constant `constOp` (arith.constant or tosa.const).
+TypedAttr getConstantValue(Operation *constOp);
+
 /// Creates a tensor.empty with the shape of the ranked tensor `like` and the
 /// element type `elementType`.
 Value createEmptyLike(OpBuilder &b, Location loc, Value like, Type elementType);
+
+/// True if every use of `value` is an operand of `user` itself.
+bool isOnlyReadBy(Value value, Operation *user);
+
+/// Gives `value`, the result of a float constant (arith.constant or
+/// tosa.const) or of a tensor.empty, the element type `elementType` in
+/// place: a constant's values are converted (convertFloatConstant).
+void setElementTypeInPlace(RewriterBase &rewriter, Value value,
+                           FloatType elementType);
+
+/// An empty tensor with the shape of the ranked tensor `like` and the element
+/// type `elementType`, for `user` to read: `like` itself, retyped in place,
+/// if it is a tensor.empty that only `user` reads; otherwise a new one. A
+/// model calls it once its rewrite can no longer fail. (The conversion keeps
+/// a copy of the first op of each kind, which reads `like` too: a refused
+/// first rewrite never retyped it.)
+Value getEmptyFor(RewriterBase &rewriter, Operation *user, Value like,
+                  Type elementType);
 
 /// Returns `value` with element type `elementType`: itself if it has it, the
 /// source of an exact widening from `elementType` (never a round trip), a
