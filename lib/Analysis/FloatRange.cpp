@@ -14,6 +14,8 @@
 
 #include "amp/Analysis/FloatRange.h"
 
+#include "amp/Utils/TypeUtils.h"
+
 #include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
 #include "mlir/Analysis/DataFlowFramework.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -277,7 +279,7 @@ FloatRange getAttributeRange(Attribute attr) {
   if (dense.isSplat()) {
     // Read as a number: a splat's element as an Attribute would be uniqued
     // in the context on every call.
-    if (isa<FloatType>(elt))
+    if (isFloatType(elt))
       return FloatRange::point(
           dense.getSplatValue<APFloat>().convertToDouble());
     if (elt.isInteger(1))
@@ -292,7 +294,7 @@ FloatRange getAttributeRange(Attribute attr) {
     lo = std::min(lo, v);
     hi = std::max(hi, v);
   };
-  if (isa<FloatType>(elt)) {
+  if (isFloatType(elt)) {
     for (const APFloat &v : dense.getValues<APFloat>())
       if (!v.isNaN())
         note(v.convertToDouble());
@@ -344,7 +346,7 @@ private:
                           SmallVectorImpl<FloatRange> &results);
   /// Records an integer converted to a float.
   FloatRange noteConversion(Value source, const FloatRange &range) {
-    if (getElementTypeOrSelf(source.getType()).isIntOrIndex())
+    if (getScalarType(source.getType()).isIntOrIndex())
       if (std::optional<double> m = getBoundedMaxAbs(range))
         convertedIntegers = std::max(convertedIntegers, *m);
     return range;
@@ -373,7 +375,7 @@ FloatRange RangeEvaluator::evaluateSingle(Operation *op) {
     if (value || matchPattern(op->getResult(0), m_Constant(&value)))
       return limitConstant(
           getAttributeRange(value), constantLimit,
-          isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType())));
+          isFloatType(getScalarType(op->getResult(0).getType())));
     return FloatRange::unbounded();
   }
   auto unary = [&](FloatRange (*f)(const FloatRange &)) {
@@ -699,7 +701,7 @@ FloatRangeMap::getRecomputableRange(Operation *op) const {
       !(dense && dense.isSplat()))
     return std::nullopt;
   return limitConstant(getAttributeRange(value), constantLimit,
-                       isa<FloatType>(getElementTypeOrSelf(op->getResult(0))));
+                       isFloatType(getScalarType(op->getResult(0))));
 }
 
 std::optional<double>

@@ -16,6 +16,7 @@
 #include "amp/Analysis/MinCut.h"
 #include "amp/IR/AmpDialect.h"
 #include "amp/Utils/CastUtils.h"
+#include "amp/Utils/TypeUtils.h"
 
 #include "mlir/Analysis/DataFlowFramework.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -33,7 +34,7 @@ using namespace mlir::amp;
 
 /// The type amp converts from.
 static bool isSourceElementType(Type type) {
-  return getElementTypeOrSelf(type).isF32();
+  return getScalarType(type).isF32();
 }
 
 /// A value amp converts: an FP32 scalar, tensor or vector.
@@ -194,7 +195,7 @@ void PrecisionPlan::collectOp(Operation *op) {
       supported = false;
       return;
     }
-    Type elt = getElementTypeOrSelf(type);
+    Type elt = getScalarType(type);
     if (elt.isF32())
       touchesSource = true;
     else if (elt != options.target)
@@ -654,7 +655,7 @@ static bool isPublicFunction(Operation *op) {
 }
 
 bool PrecisionPlan::isLowAvailable(Value value) {
-  Type elt = getElementTypeOrSelf(value.getType());
+  Type elt = getScalarType(value.getType());
   if (elt == options.target)
     return true;
   if (!elt.isF32())
@@ -677,7 +678,7 @@ bool PrecisionPlan::isLowAvailable(Value value) {
   if (isa<tensor::EmptyOp>(def))
     return true;
   if (Value source = getFloatCastSource(def))
-    return getElementTypeOrSelf(source.getType()) == options.target;
+    return getScalarType(source.getType()) == options.target;
   return false;
 }
 
@@ -891,8 +892,7 @@ void PrecisionPlan::minBytesCut() {
     if (isRematerializable(def))
       return kAny;
     if (Value source = getFloatCastSource(def))
-      return getElementTypeOrSelf(source.getType()) == options.target ? kAny
-                                                                      : kHigh;
+      return getScalarType(source.getType()) == options.target ? kAny : kHigh;
     std::optional<unsigned> i = findIndex(def);
     if (!i)
       return kHigh;
@@ -1145,4 +1145,12 @@ bool PrecisionPlan::isDataOperand(Operation *op, OpOperand &operand) const {
   std::optional<unsigned> i = findIndex(op);
   return i &&
          llvm::is_contained(getDataOperands(*i), operand.getOperandNumber());
+}
+
+bool PrecisionPlan::isConvertedLater(Operation *user, unsigned operandNumber,
+                                     size_t i) const {
+  std::optional<unsigned> j = findIndex(user);
+  return j && *j > i && infos[*j].decision.lowPrecision &&
+         (llvm::is_contained(getDataOperands(*j), operandNumber) ||
+          llvm::is_contained(getAccumulatorOperands(*j), operandNumber));
 }

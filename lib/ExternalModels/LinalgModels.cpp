@@ -22,6 +22,7 @@
 
 #include "amp/ExternalModels/ExternalModels.h"
 #include "amp/Utils/CastUtils.h"
+#include "amp/Utils/TypeUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -137,11 +138,14 @@ struct LinalgOpModel
     bool green = isMultiplyAccumulate(linalgOp);
     Type initType = green ? accumulateType : computeType;
 
-    // The element type the op computed in before: that of its first float
-    // data operand or result.
+    // The element type the op computed in before: that of its payload's
+    // first float argument, or of its first float result. (Not of its
+    // operands: the conversion may have given a converted producer's
+    // result to the op already.)
     FloatType sourceType;
-    for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
-      if (auto ft = dyn_cast<FloatType>(getElementTypeOrSelf(v.getType()))) {
+    for (Value v :
+         llvm::concat<Value>(op->getRegion(0).getArguments(), op->getResults()))
+      if (auto ft = dyn_cast<FloatType>(getScalarType(v.getType()))) {
         sourceType = ft;
         break;
       }
@@ -152,9 +156,8 @@ struct LinalgOpModel
     // empty tensors of the new type.
     SmallVector<unsigned> shapeInits;
     for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
-      Type elt =
-          getElementTypeOrSelf(operands[init.getOperandNumber()].getType());
-      if (!isa<FloatType>(elt) || elt == initType)
+      Type elt = getScalarType(operands[init.getOperandNumber()].getType());
+      if (!isFloatType(elt) || elt == initType)
         continue;
       if (linalgOp.payloadUsesValueFromOperand(&init) && !green)
         return failure(); // A data init: the caller must have cast it.
@@ -201,7 +204,7 @@ struct LinalgOpModel
     Region &payload = newOp->getRegion(0);
     for (OpOperand &operand : newOp->getOpOperands())
       if (BlockArgument arg = newLinalg.getMatchingBlockArgument(&operand))
-        arg.setType(getElementTypeOrSelf(operand.get().getType()));
+        arg.setType(getScalarType(operand.get().getType()));
     if (green) {
       // The arithmetic stays as it was: arguments that became narrower are
       // widened at the start of the payload, and yielded values are narrowed
@@ -212,8 +215,8 @@ struct LinalgOpModel
       rewriter.setInsertionPoint(yield);
       for (auto [index, init] : llvm::enumerate(newLinalg.getDpsInits())) {
         Value value = yield->getOperand(index);
-        Type elt = getElementTypeOrSelf(init.getType());
-        if (value.getType() == elt || !isa<FloatType>(elt))
+        Type elt = getScalarType(init.getType());
+        if (value.getType() == elt || !isFloatType(elt))
           continue;
         Value narrow = createFloatCast(rewriter, yield->getLoc(), value, elt,
                                        /*preferTosa=*/false);

@@ -8,6 +8,7 @@
 #include "ModelUtils.h"
 
 #include "amp/Utils/CastUtils.h"
+#include "amp/Utils/TypeUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -47,7 +48,7 @@ LogicalResult models::retypePayload(RewriterBase &rewriter, Operation *op,
   region.walk([&](Operation *inner) {
     for (OpOperand &operand : inner->getOpOperands()) {
       Value value = operand.get();
-      if (getElementTypeOrSelf(value.getType()) != from ||
+      if (getScalarType(value.getType()) != from ||
           region.isAncestor(value.getParentRegion()))
         continue;
       Value &copy = converted[value];
@@ -64,14 +65,14 @@ LogicalResult models::retypePayload(RewriterBase &rewriter, Operation *op,
   SmallVector<Operation *> madeConstants;
   for (Block &block : region) {
     for (BlockArgument arg : block.getArguments())
-      if (getElementTypeOrSelf(arg.getType()) == from && retypeArg(arg))
+      if (getScalarType(arg.getType()) == from && retypeArg(arg))
         arg.setType(withElementType(arg.getType(), to));
 
     for (Operation &inner : llvm::make_early_inc_range(block)) {
       if (inner.getNumRegions() != 0)
         return failure();
       if (isFloatConstant(&inner) &&
-          getElementTypeOrSelf(inner.getResult(0).getType()) == from) {
+          getScalarType(inner.getResult(0).getType()) == from) {
         rewriter.setInsertionPoint(&inner);
         Value converted = materializeElementType(
             rewriter, inner.getLoc(), inner.getResult(0), to, false);
@@ -82,7 +83,7 @@ LogicalResult models::retypePayload(RewriterBase &rewriter, Operation *op,
       }
       rewriter.modifyOpInPlace(&inner, [&] {
         for (OpResult result : inner.getResults())
-          if (getElementTypeOrSelf(result.getType()) == from)
+          if (getScalarType(result.getType()) == from)
             result.setType(withElementType(result.getType(), to));
       });
       // A cast whose two sides now agree is a no-op.
@@ -117,7 +118,7 @@ void models::widenArguments(RewriterBase &rewriter, Region &region,
   for (Block &block : region) {
     rewriter.setInsertionPointToStart(&block);
     for (BlockArgument arg : block.getArguments()) {
-      if (!widenArg(arg) || getElementTypeOrSelf(arg.getType()) == wide)
+      if (!widenArg(arg) || getScalarType(arg.getType()) == wide)
         continue;
       Value widened =
           createFloatCast(rewriter, arg.getLoc(), arg, wide, /*preferTosa=*/false);

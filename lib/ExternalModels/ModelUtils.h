@@ -16,6 +16,7 @@
 #define AMP_LIB_EXTERNALMODELS_MODELUTILS_H
 
 #include "amp/IR/AmpInterfaces.h"
+#include "amp/Utils/TypeUtils.h"
 
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/PatternMatch.h"
@@ -92,7 +93,7 @@ void rebuildNamedPayload(RewriterBase &rewriter, Operation *oldOp,
   SmallVector<Type> argTypes;
   SmallVector<Location> argLocs;
   for (Value operand : newOp->getOperands()) {
-    argTypes.push_back(getElementTypeOrSelf(operand.getType()));
+    argTypes.push_back(getScalarType(operand.getType()));
     argLocs.push_back(operand.getLoc());
   }
   Block *block = rewriter.createBlock(&region, region.end(), argTypes, argLocs);

@@ -14,6 +14,7 @@
 #include "ModelUtils.h"
 
 #include "amp/ExternalModels/ExternalModels.h"
+#include "amp/Utils/TypeUtils.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -41,7 +42,7 @@ struct PayloadModel
                                             FloatType computeType,
                                             FloatType) const {
     auto sourceType =
-        dyn_cast<FloatType>(getElementTypeOrSelf(op->getResult(0).getType()));
+        dyn_cast<FloatType>(getScalarType(op->getResult(0).getType()));
     if (!sourceType)
       return failure();
     rewriter.setInsertionPoint(op);

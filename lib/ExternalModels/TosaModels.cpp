@@ -6,11 +6,12 @@
 //===----------------------------------------------------------------------===//
 //
 // Colors and rewrites of TOSA 1.0 ops. TOSA zero points are operands whose
-// element type must match the data; they are rebuilt as zero constants of the
-// new type, never treated as data. Convolutions and matmul follow TOSA 1.0's
-// type rules: a convolution with f16 inputs produces f16 and accumulates in
-// its `acc_type` (f16 or f32); a matmul with f16 inputs produces its
-// accumulator type (f16 or f32).
+// element type must match the data, never data themselves: the conversion
+// converts constant ones with the op (isZeroPointOperand), the models rebuild
+// any other as a zero constant of the new type. Convolutions and matmul follow
+// TOSA 1.0's type rules: a convolution with f16 inputs produces f16 and
+// accumulates in its `acc_type` (f16 or f32); a matmul with f16 inputs produces
+// its accumulator type (f16 or f32).
 //
 // tosa.const and float-to-float tosa.cast have no model: constants are folded
 // and casts are recognized by the pass itself.
@@ -21,6 +22,7 @@
 
 #include "amp/ExternalModels/ExternalModels.h"
 #include "amp/Utils/FloatConversion.h"
+#include "amp/Utils/TypeUtils.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -49,8 +51,9 @@ std::optional<int64_t> getNumElements(Type type) {
   return shaped.getNumElements();
 }
 
-/// Replaces the float zero-point operands at positions >= `numData` by zero
-/// constants of element type `type`.
+/// Replaces the float zero-point operands at positions >= `numData` that
+/// are not of element type `type` yet (the conversion gives constant ones
+/// that type itself) by zero constants of that type.
 SmallVector<Value> rebuildZeroPoints(RewriterBase &rewriter, Operation *op,
                                      ValueRange operands, unsigned numData,
                                      Type type) {
@@ -59,7 +62,8 @@ SmallVector<Value> rebuildZeroPoints(RewriterBase &rewriter, Operation *op,
   DenseMap<Type, Value> zeros; // One constant per zero-point type.
   for (unsigned i = numData, e = result.size(); i < e; ++i) {
     auto zpType = dyn_cast<RankedTensorType>(result[i].getType());
-    if (!zpType || !isa<FloatType>(zpType.getElementType()))
+    if (!zpType || !isFloatType(zpType.getElementType()) ||
+        zpType.getElementType() == type)
       continue;
     auto newType = zpType.clone(type);
     Value &zero = zeros[newType];
@@ -86,6 +90,10 @@ struct ZeroPointModel
            hasFloatElementType(operand.get().getType());
   }
 
+  bool isZeroPointOperand(Operation *, OpOperand &operand) const {
+    return operand.getOperandNumber() >= kNumData;
+  }
+
   FailureOr<Operation *> rewriteInPrecision(Operation *op,
                                             RewriterBase &rewriter,
                                             ValueRange operands,
@@ -107,6 +115,10 @@ struct ConvModel
   bool isDataOperand(Operation *, OpOperand &operand) const {
     return operand.getOperandNumber() < 3 &&
            hasFloatElementType(operand.get().getType());
+  }
+
+  bool isZeroPointOperand(Operation *, OpOperand &operand) const {
+    return operand.getOperandNumber() >= 3;
   }
 
   bool hasSeparateAccumulator(Operation *) const { return true; }
@@ -170,6 +182,10 @@ struct MatMulModel
   bool isDataOperand(Operation *, OpOperand &operand) const {
     return operand.getOperandNumber() < 2 &&
            hasFloatElementType(operand.get().getType());
+  }
+
+  bool isZeroPointOperand(Operation *, OpOperand &operand) const {
+    return operand.getOperandNumber() >= 2;
   }
 
   bool hasSeparateAccumulator(Operation *) const { return true; }

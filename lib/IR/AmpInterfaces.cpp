@@ -7,6 +7,7 @@
 
 #include "amp/IR/AmpInterfaces.h"
 #include "amp/IR/AmpAttrs.h"
+#include "amp/Utils/TypeUtils.h"
 
 #include "mlir/IR/TypeUtilities.h"
 
@@ -14,7 +15,7 @@ using namespace mlir;
 using namespace mlir::amp;
 
 bool mlir::amp::hasFloatElementType(Type type) {
-  return isa<FloatType>(getElementTypeOrSelf(type));
+  return isFloatType(getScalarType(type));
 }
 
 Type mlir::amp::withElementType(Type type, Type elementType) {

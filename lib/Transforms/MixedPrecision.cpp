@@ -5,16 +5,19 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Rewrites a function as its PrecisionPlan says. The IR stays valid after
-// every op:
+// Rewrites a function as its PrecisionPlan says, one op at a time in
+// program order:
 //  - the operands of a low-precision op are fetched through a cast cache
 //    (one cast per value and type; constants and empty tensors are rebuilt
 //    instead of cast; a cast of a cast folds back to the original value);
 //  - the op is rebuilt by its model and verified; if the model or the
 //    verifier refuses, the op is left as it was, with a remark;
-//  - each result whose type changed gets a cast back to its old type, which
-//    all old users are redirected to; a later low-precision user asks the
-//    cache for the low type and gets the new result itself.
+//  - each result whose type changed is read as it is by the users the plan
+//    converts later (they are given that operand in the type they read it
+//    in when their turn comes), and through a cast back to its old type (a
+//    view) by all others. A user whose rewrite then fails reads it through
+//    the view too. So every op reads valid types once it has been visited,
+//    and the whole function is valid at the end.
 // Casts and constants nobody uses are erased at the end, and so is what a
 // refused rewrite made.
 //
@@ -26,6 +29,7 @@
 
 #include "amp/IR/AmpDialect.h"
 #include "amp/Utils/CastUtils.h"
+#include "amp/Utils/TypeUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -191,11 +195,14 @@ public:
   }
 
 private:
-  /// The value of a constant operand.
+  /// The value of a constant operand (read directly from the constants amp
+  /// knows, not through the fold hook that m_Constant calls).
   static Attribute getConstant(Value value) {
     Operation *def = value.getDefiningOp();
     if (!def || !def->hasTrait<OpTrait::ConstantLike>())
       return {};
+    if (isa<arith::ConstantOp, tosa::ConstOp>(def))
+      return getConstantValue(def);
     Attribute attr;
     (void)matchPattern(value, m_Constant(&attr));
     return attr;
@@ -340,7 +347,7 @@ public:
 
   /// Returns `value` with element type `elementType`, for use by `consumer`.
   Value get(Value value, Type elementType, Operation *consumer) {
-    if (getElementTypeOrSelf(value.getType()) == elementType)
+    if (getScalarType(value.getType()) == elementType)
       return value;
     auto key = std::make_pair(value, elementType);
     if (auto it = cache.find(key); it != cache.end())
@@ -349,7 +356,7 @@ public:
     // A cast of a cast: an exact widening, or a narrowing made here, folds
     // back to its source rather than making a round trip.
     if (Value source = getFloatCastSource(def))
-      if (getElementTypeOrSelf(source.getType()) == elementType &&
+      if (getScalarType(source.getType()) == elementType &&
           (ownCasts.contains(def) || isWidening(def))) {
         // The function's own widening may lose its last user: a candidate
         // of eraseDead, like the ops made here.
@@ -408,8 +415,7 @@ public:
   bool canConvertInPlace(Value value, Type elementType, Operation *consumer) {
     Operation *def = value.getDefiningOp();
     return def && (isFloatConstant(def) || isa<tensor::EmptyOp>(def)) &&
-           isa<FloatType>(elementType) &&
-           getElementTypeOrSelf(value.getType()).isF32() &&
+           isFloatType(elementType) && getScalarType(value.getType()).isF32() &&
            !cache.contains({value, elementType}) &&
            isOnlyReadBy(value, consumer);
   }
@@ -418,7 +424,7 @@ public:
   /// needs.
   void convertInPlace(Value value, Type elementType,
                       SmallVectorImpl<InPlaceConversion> &undo) {
-    if (getElementTypeOrSelf(value.getType()) == elementType)
+    if (getScalarType(value.getType()) == elementType)
       return;
     Operation *def = value.getDefiningOp();
     undo.push_back({def,
@@ -440,6 +446,14 @@ public:
         });
       created.forget(entry.op);
     }
+  }
+
+  /// The cast of the new result `value` back to `elementType` (its old
+  /// type) right after its definition: made on the first request.
+  Value getView(Value value, Type elementType) {
+    if (auto it = cache.find({value, elementType}); it != cache.end())
+      return it->second;
+    return makeView(value, elementType);
   }
 
   /// Creates the cast of the new result `value` back to `elementType` (its
@@ -602,7 +616,7 @@ public:
         lastArgumentCast.erase(last);
     }
     for (Value result : op->getResults()) {
-      Type resultType = getElementTypeOrSelf(result.getType());
+      Type resultType = getScalarType(result.getType());
       for (Type type : keyTypes) {
         auto it = cache.find({result, type});
         if (it == cache.end())
@@ -622,9 +636,9 @@ public:
     for (Operation *op : ownCasts.live())
       if (!op->use_empty())
         bytes += getNumElements(op->getResult(0).getType()) *
-                 (getElementTypeOrSelf(op->getOperand(0).getType())
+                 (getScalarType(op->getOperand(0).getType())
                       .getIntOrFloatBitWidth() +
-                  getElementTypeOrSelf(op->getResult(0).getType())
+                  getScalarType(op->getResult(0).getType())
                       .getIntOrFloatBitWidth()) /
                  8;
     return bytes;
@@ -668,8 +682,8 @@ private:
   }
 
   static bool isWidening(Operation *cast) {
-    Type from = getElementTypeOrSelf(cast->getOperand(0).getType());
-    Type to = getElementTypeOrSelf(cast->getResult(0).getType());
+    Type from = getScalarType(cast->getOperand(0).getType());
+    Type to = getScalarType(cast->getResult(0).getType());
     return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth();
   }
 
@@ -685,8 +699,8 @@ private:
         known.insert(def);
       else
         known.insert(cast<BlockArgument>(value).getOwner()->getParentOp());
-    Type originalType = getElementTypeOrSelf(original.getType());
-    Type convertedType = getElementTypeOrSelf(converted.getType());
+    Type originalType = getScalarType(original.getType());
+    Type convertedType = getScalarType(converted.getType());
     cache[{original, convertedType}] = converted;
     cache[{converted, originalType}] = original;
     for (Type type : {originalType, convertedType})
@@ -813,6 +827,49 @@ struct TrialScope {
   TrackedOps ops;
 };
 
+/// Appends to `words` the regions of `parent` up to the identity of values:
+/// their blocks and the ops in them, in order (name, attributes, properties,
+/// result types), each operand given as the position of its definition
+/// inside the regions (`local`), or by VerifiedOps::hashOperand for a value
+/// from above.
+void describeRegions(Operation *parent,
+                     llvm::SmallDenseMap<Value, unsigned, 16> &local,
+                     SmallVectorImpl<size_t> &words) {
+  auto define = [&](Value value) {
+    local.try_emplace(value, local.size());
+    words.push_back(
+        reinterpret_cast<size_t>(value.getType().getAsOpaquePointer()));
+  };
+  for (Region &region : parent->getRegions()) {
+    words.push_back(region.getBlocks().size());
+    for (Block &block : region) {
+      words.push_back(block.getNumArguments());
+      for (BlockArgument arg : block.getArguments())
+        define(arg);
+      for (Operation &nested : block) {
+        words.append(
+            {reinterpret_cast<size_t>(nested.getName().getAsOpaquePointer()),
+             reinterpret_cast<size_t>(
+                 nested.getRawDictionaryAttrs().getAsOpaquePointer()),
+             static_cast<size_t>(nested.hashProperties()),
+             nested.getNumOperands(), nested.getNumRegions()});
+        for (Value operand : nested.getOperands()) {
+          auto it = local.find(operand);
+          if (it != local.end())
+            words.append({0, it->second});
+          else
+            words.append(
+                {1, static_cast<size_t>(VerifiedOps::hashOperand(operand))});
+        }
+        for (Value result : nested.getResults())
+          define(result);
+        if (nested.getNumRegions() != 0)
+          describeRegions(&nested, local, words);
+      }
+    }
+  }
+}
+
 /// What decides the rewrite of an op with regions: its structure (as
 /// VerifiedOps compares it: types, attributes, constant operands, regions),
 /// the operands it gets and the types of the decision. Models are
@@ -822,6 +879,13 @@ llvm::hash_code getTrialKey(Operation *op, ValueRange operands,
   llvm::hash_code key = OperationEquivalence::computeHash(
       op, VerifiedOps::hashOperand, OperationEquivalence::ignoreHashValue,
       OperationEquivalence::IgnoreLocations);
+  // computeHash leaves regions out: two generics with one signature and
+  // different payloads must not share a key (the second may fail where the
+  // first did not, and then has no copy to be restored from).
+  llvm::SmallDenseMap<Value, unsigned, 16> local;
+  SmallVector<size_t, 64> words;
+  describeRegions(op, local, words);
+  key = llvm::hash_combine(key, llvm::hash_combine_range(words));
   for (Value operand : operands)
     key = llvm::hash_combine(key, VerifiedOps::hashOperand(operand));
   return llvm::hash_combine(key, decision.computeType,
@@ -950,7 +1014,7 @@ bool isAlreadyConverted(Operation *op, ValueRange operands,
     native = iface.getConvertedResultElementType(decision.computeType,
                                                  decision.accumulateType);
   return llvm::all_of(op->getResultTypes(), [&](Type type) {
-    return !hasFloatElementType(type) || getElementTypeOrSelf(type) == native;
+    return !hasFloatElementType(type) || getScalarType(type) == native;
   });
 }
 
@@ -1036,6 +1100,10 @@ LogicalResult mlir::amp::convertToMixedPrecision(
   };
   if (options.recordDecisions)
     out.records.reserve(plan.getOps().size());
+  // Converted results that users still to be converted read as they are,
+  // with their old element type: a user whose rewrite fails reads them
+  // through a view instead.
+  DenseMap<Value, Type> pendingTypes;
   for (auto [planIndex, planOp] : llvm::enumerate(plan.getOps())) {
     // A failed rewrite may restore the op as a new one.
     Operation *op = planOp;
@@ -1074,6 +1142,18 @@ LogicalResult mlir::amp::convertToMixedPrecision(
                                                      : decision.computeType});
       list = list.drop_front();
     }
+    // Constant zero points take the compute type too.
+    if (auto iface = dyn_cast<MixedPrecisionOpInterface>(op)) {
+      size_t numReads = reads.size();
+      for (OpOperand &operand : op->getOpOperands())
+        if (Operation *def = operand.get().getDefiningOp();
+            def && isFloatConstant(def) &&
+            getScalarType(operand.get()).isF32() &&
+            iface.isZeroPointOperand(operand))
+          reads.push_back({operand.getOperandNumber(), decision.computeType});
+      if (reads.size() != numReads)
+        llvm::sort(reads, llvm::less_first());
+    }
     // A constant or empty tensor only this op reads, in one type, is
     // converted in place once the op is known to need it (below); other
     // operands get a cast or a converted copy.
@@ -1095,8 +1175,12 @@ LogicalResult mlir::amp::convertToMixedPrecision(
       else
         operands[i] = casts.get(operands[i], type, op);
     }
-    // An op with an FP32 constant left to convert is not converted yet.
-    if (inPlace.empty() && isAlreadyConverted(op, operands, decision)) {
+    // An op with an FP32 constant left to convert, or that reads a result
+    // converted before it as it is, is not converted yet.
+    if (inPlace.empty() &&
+        llvm::none_of(op->getOperands(),
+                      [&](Value v) { return pendingTypes.contains(v); }) &&
+        isAlreadyConverted(op, operands, decision)) {
       addRecord(record);
       continue;
     }
@@ -1119,6 +1203,14 @@ LogicalResult mlir::amp::convertToMixedPrecision(
       return failure();
     if (failed(newOp)) {
       casts.restoreInPlace(convertedInPlace);
+      // It was to read some converted results as they are: it reads them
+      // through a view in their old type instead.
+      for (OpOperand &operand : op->getOpOperands())
+        if (auto it = pendingTypes.find(operand.get());
+            it != pendingTypes.end()) {
+          Value view = casts.getView(operand.get(), it->second);
+          rewriter.modifyOpInPlace(op, [&] { operand.set(view); });
+        }
       op->emitRemark() << "'" << op->getName()
                        << "' stays in FP32: it could not be rebuilt in "
                        << decision.computeType << " (" << why << ")";
@@ -1136,11 +1228,29 @@ LogicalResult mlir::amp::convertToMixedPrecision(
           rewriter.replaceAllUsesWith(oldResult, newResult);
         continue;
       }
-      Value view = casts.makeView(newResult, getElementTypeOrSelf(oldType));
-      if (*newOp != op)
-        rewriter.replaceAllUsesWith(oldResult, view);
-      else
-        rewriter.replaceAllUsesExcept(newResult, view, view.getDefiningOp());
+      // Users the plan converts later read the new result itself (their
+      // cast, if they read it in another type, is made when they are);
+      // the others read it through a view in its old type.
+      Value view;
+      bool direct = false;
+      for (OpOperand &use : llvm::make_early_inc_range(oldResult.getUses())) {
+        Operation *user = use.getOwner();
+        if (view && user == view.getDefiningOp())
+          continue;
+        Value to;
+        if (plan.isConvertedLater(user, use.getOperandNumber(), planIndex)) {
+          to = newResult;
+          direct = true;
+        } else {
+          if (!view)
+            view = casts.getView(newResult, getScalarType(oldType));
+          to = view;
+        }
+        if (use.get() != to)
+          rewriter.modifyOpInPlace(user, [&] { use.set(to); });
+      }
+      if (direct)
+        pendingTypes.try_emplace(newResult, getScalarType(oldType));
     }
     if (*newOp != op)
       rewriter.eraseOp(op);
@@ -1174,8 +1284,7 @@ static SmallVector<Operation *> getCastsDown(BlockArgument arg,
   SmallVector<Operation *> result;
   for (Operation *user : arg.getUsers()) {
     Value source = getFloatCastSource(user);
-    if (!source ||
-        getElementTypeOrSelf(user->getResult(0).getType()) != target)
+    if (!source || getScalarType(user->getResult(0).getType()) != target)
       return {};
     result.push_back(user);
   }
@@ -1226,7 +1335,7 @@ int64_t mlir::amp::updatePublicSignature(Operation *op, Operation *module,
   SmallVector<std::pair<unsigned, SmallVector<Operation *>>> newArgs;
   for (BlockArgument arg : entry.getArguments()) {
     if (!isCastableFloatType(arg.getType()) ||
-        !getElementTypeOrSelf(arg.getType()).isF32() || arg.use_empty())
+        !getScalarType(arg.getType()).isF32() || arg.use_empty())
       continue;
     SmallVector<Operation *> castsDown = getCastsDown(arg, target);
     if (castsDown.empty())
@@ -1243,14 +1352,14 @@ int64_t mlir::amp::updatePublicSignature(Operation *op, Operation *module,
   SmallVector<unsigned> changedResults;
   for (unsigned i = 0, e = resultTypes.size(); i < e && !returns.empty();
        ++i) {
-    if (!getElementTypeOrSelf(resultTypes[i]).isF32())
+    if (!getScalarType(resultTypes[i]).isF32())
       continue;
     Type newType;
     bool all = llvm::all_of(returns, [&](Operation *ret) {
       if (ret->getNumOperands() != e)
         return false;
       Value source = getFloatCastSource(ret->getOperand(i).getDefiningOp());
-      if (!source || getElementTypeOrSelf(source.getType()) != target)
+      if (!source || getScalarType(source.getType()) != target)
         return false;
       if (newType && source.getType() != newType)
         return false;
@@ -1319,7 +1428,7 @@ int64_t mlir::amp::updatePublicSignature(Operation *op, Operation *module,
       Type oldType = result.getType();
       rewriter.modifyOpInPlace(call, [&] { result.setType(resultTypes[i]); });
       Value wide = createFloatCast(rewriter, call.getLoc(), result,
-                                   getElementTypeOrSelf(oldType),
+                                   getScalarType(oldType),
                                    /*preferTosa=*/false);
       rewriter.replaceAllUsesExcept(result, wide, wide.getDefiningOp());
       for (Operation *user : llvm::make_early_inc_range(wide.getUsers()))

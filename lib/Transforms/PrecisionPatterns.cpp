@@ -9,6 +9,7 @@
 
 #include "amp/IR/AmpDialect.h"
 #include "amp/Utils/CastUtils.h"
+#include "amp/Utils/TypeUtils.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -28,7 +29,7 @@ bool isTosa(Operation *op) {
 /// after `value`'s definition, where every other consumer can share it.
 Value getInType(PatternRewriter &rewriter, Value value, Type elementType,
                 Operation *consumer) {
-  if (getElementTypeOrSelf(value.getType()) == elementType)
+  if (getScalarType(value.getType()) == elementType)
     return value;
   if (Value source = getWideningSource(value, elementType))
     return source; // An exact widening: no round trip.
@@ -37,7 +38,7 @@ Value getInType(PatternRewriter &rewriter, Value value, Type elementType,
   Operation *ancestor = block->findAncestorOpInBlock(*consumer);
   for (Operation *user : value.getUsers())
     if (user != consumer && isFloatCast(user) &&
-        getElementTypeOrSelf(user->getResult(0).getType()) == elementType &&
+        getScalarType(user->getResult(0).getType()) == elementType &&
         user->getBlock() == block && ancestor &&
         user->isBeforeInBlock(ancestor))
       return user->getResult(0);
@@ -83,13 +84,13 @@ struct ConvertToDecidedPrecision : public RewritePattern {
         want = decision->computeType;
       else
         continue;
-      if (getElementTypeOrSelf(type) != want)
+      if (getScalarType(type) != want)
         wanted.push_back({operand.getOperandNumber(), want});
     }
     Type native = iface.getConvertedResultElementType(decision->computeType,
                                                       decision->accumulateType);
     bool resultsNative = llvm::all_of(op->getResultTypes(), [&](Type type) {
-      return !isCastableFloatType(type) || getElementTypeOrSelf(type) == native;
+      return !isCastableFloatType(type) || getScalarType(type) == native;
     });
     if (wanted.empty() && resultsNative)
       return rewriter.notifyMatchFailure(op, "already in its precision");
@@ -113,9 +114,8 @@ struct ConvertToDecidedPrecision : public RewritePattern {
         replacements.push_back(result);
         continue;
       }
-      Value view =
-          createFloatCast(rewriter, op->getLoc(), result,
-                          getElementTypeOrSelf(oldType), isTosa(*newOp));
+      Value view = createFloatCast(rewriter, op->getLoc(), result,
+                                   getScalarType(oldType), isTosa(*newOp));
       if (*newOp == op)
         rewriter.replaceAllUsesExcept(result, view, view.getDefiningOp());
       replacements.push_back(view);
@@ -142,7 +142,7 @@ struct FoldCastRoundTrip : public RewritePattern {
     if (!wide)
       return failure();
     Type resultType = op->getResult(0).getType();
-    Value source = getWideningSource(wide, getElementTypeOrSelf(resultType));
+    Value source = getWideningSource(wide, getScalarType(resultType));
     if (!source || source.getType() != resultType)
       return failure(); // Not an exact widening: the round trip loses bits.
     rewriter.replaceOp(op, source);
@@ -163,13 +163,12 @@ struct FoldCastOfConstant : public RewritePattern {
                                 PatternRewriter &rewriter) const override {
     Value source = getFloatCastSource(op);
     if (!source || !isFloatConstant(source.getDefiningOp()) ||
-        getElementTypeOrSelf(op->getResult(0).getType())
-                .getIntOrFloatBitWidth() != 16)
+        getScalarType(op->getResult(0).getType()).getIntOrFloatBitWidth() != 16)
       return failure(); // Only into the conversion's 16-bit types.
     rewriter.setInsertionPoint(op);
     Value constant =
         materializeElementType(rewriter, op->getLoc(), source,
-                               getElementTypeOrSelf(op->getResult(0).getType()),
+                               getScalarType(op->getResult(0).getType()),
                                /*preferTosa=*/false);
     if (!constant.getDefiningOp() || isFloatCast(constant.getDefiningOp()))
       return failure();

@@ -7,6 +7,7 @@
 
 #include "amp/Utils/CastUtils.h"
 #include "amp/Utils/FloatConversion.h"
+#include "amp/Utils/TypeUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -25,11 +26,11 @@ static Type withElement(Type type, Type elementType) {
 }
 
 bool mlir::amp::isCastableFloatType(Type type) {
-  if (isa<FloatType>(type))
+  if (isFloatType(type))
     return true;
   // arith and tosa casts need ranked tensors.
   if (isa<RankedTensorType, VectorType>(type))
-    return isa<FloatType>(cast<ShapedType>(type).getElementType());
+    return isFloatType(getScalarType(type));
   return false;
 }
 
@@ -43,8 +44,8 @@ Value mlir::amp::getFloatCastSource(Operation *op) {
   if (!isa<arith::ExtFOp, arith::TruncFOp, tosa::CastOp>(op))
     return {};
   Value source = op->getOperand(0);
-  if (!isa<FloatType>(getElementTypeOrSelf(source.getType())) ||
-      !isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType())))
+  if (!isFloatType(getScalarType(source.getType())) ||
+      !isFloatType(getScalarType(op->getResult(0).getType())))
     return {};
   return source;
 }
@@ -53,10 +54,10 @@ Value mlir::amp::getWideningSource(Value value, Type elementType) {
   Value source = getFloatCastSource(value.getDefiningOp());
   if (!source)
     return Value();
-  Type sourceElt = getElementTypeOrSelf(source.getType());
+  Type sourceElt = getScalarType(source.getType());
   if (sourceElt != elementType ||
       sourceElt.getIntOrFloatBitWidth() >=
-          getElementTypeOrSelf(value.getType()).getIntOrFloatBitWidth())
+          getScalarType(value.getType()).getIntOrFloatBitWidth())
     return Value();
   return source;
 }
@@ -89,7 +90,7 @@ bool mlir::amp::isRematerializable(Operation *op) {
 
 Value mlir::amp::createFloatCast(OpBuilder &b, Location loc, Value value,
                                  Type elementType, bool preferTosa) {
-  Type sourceElt = getElementTypeOrSelf(value.getType());
+  Type sourceElt = getScalarType(value.getType());
   Type resultType = withElement(value.getType(), elementType);
   if (sourceElt == elementType)
     return value;
@@ -173,13 +174,13 @@ Value mlir::amp::getEmptyFor(RewriterBase &rewriter, Operation *user,
 
 Value mlir::amp::materializeElementType(OpBuilder &b, Location loc, Value value,
                                         Type elementType, bool preferTosa) {
-  if (getElementTypeOrSelf(value.getType()) == elementType)
+  if (getScalarType(value.getType()) == elementType)
     return value;
   Operation *def = value.getDefiningOp();
   // Narrowing an exact widening back gives its source: no round trip.
   if (Value source = getWideningSource(value, elementType))
     return source;
-  if (isFloatConstant(def) && isa<FloatType>(elementType)) {
+  if (isFloatConstant(def) && isFloatType(elementType)) {
     Attribute attr;
     (void)matchPattern(value, m_Constant(&attr));
     if (TypedAttr converted =
@@ -190,7 +191,7 @@ Value mlir::amp::materializeElementType(OpBuilder &b, Location loc, Value value,
     return tensor::EmptyOp::create(b, loc, empty.getMixedSizes(), elementType,
                                    empty.getType().getEncoding());
   if (Operation *scalar = getConstantFillValue(def);
-      scalar && isa<FloatType>(elementType)) {
+      scalar && isFloatType(elementType)) {
     // A new fill of the converted constant into a new empty tensor.
     auto fill = cast<linalg::FillOp>(def);
     Value newScalar = materializeElementType(b, loc, scalar->getResult(0),
@@ -242,7 +243,7 @@ static FloatAttr getIntegerBound(FloatType type, IntegerType target,
 
 Value mlir::amp::createElementTypeCast(OpBuilder &b, Location loc, Value value,
                                        Type elementType, bool preferTosa) {
-  Type sourceElt = getElementTypeOrSelf(value.getType());
+  Type sourceElt = getScalarType(value.getType());
   if (sourceElt == elementType)
     return value;
   Type resultType = withElement(value.getType(), elementType);
@@ -284,7 +285,7 @@ static TypedAttr convertConstant(Attribute attr, Type elementType,
 
 Value mlir::amp::convertElementType(OpBuilder &b, Location loc, Value value,
                                     Type elementType, bool preferTosa) {
-  if (getElementTypeOrSelf(value.getType()) == elementType)
+  if (getScalarType(value.getType()) == elementType)
     return value;
   Operation *def = value.getDefiningOp();
   if (isFloatConstant(def)) {

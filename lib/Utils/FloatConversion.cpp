@@ -14,6 +14,8 @@
 
 #include "amp/Utils/FloatConversion.h"
 
+#include "amp/Utils/TypeUtils.h"
+
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -279,13 +281,13 @@ bool mlir::amp::isConvertibleFloatConstant(Attribute attr) {
   if (isa_and_nonnull<FloatAttr>(attr))
     return true;
   if (auto dense = dyn_cast_or_null<DenseElementsAttr>(attr))
-    return isa<FloatType>(dense.getElementType());
+    return isFloatType(dense.getElementType());
   return getResourceData(attr).has_value();
 }
 
 static Type getSourceElementType(Attribute attr) {
   if (auto typed = dyn_cast<TypedAttr>(attr))
-    return getElementTypeOrSelf(typed.getType());
+    return getScalarType(typed.getType());
   return {};
 }
 
@@ -412,7 +414,7 @@ TypedAttr mlir::amp::convertFloatConstantToInteger(Attribute attr,
     return IntegerAttr::get(
         target, toSaturatedInteger(floatAttr.getValue(), width, rounding));
   auto dense = dyn_cast_or_null<DenseElementsAttr>(attr);
-  if (!dense || !isa<FloatType>(dense.getElementType()))
+  if (!dense || !isFloatType(dense.getElementType()))
     return {};
   ShapedType newType = dense.getType().clone(target);
   if (dense.isSplat())
@@ -431,7 +433,7 @@ int64_t mlir::amp::getConstantByteSize(Attribute attr) {
   if (!typed)
     return 0;
   Type type = typed.getType();
-  Type elt = getElementTypeOrSelf(type);
+  Type elt = getScalarType(type);
   if (!elt.isIntOrFloat())
     return 0;
   int64_t bytes = (elt.getIntOrFloatBitWidth() + 7) / 8;

@@ -180,6 +180,13 @@ public:
   bool isDataOperand(Operation *op, OpOperand &operand) const;
   bool isAccumulatorOperand(Operation *op, OpOperand &operand) const;
 
+  /// True if `user`, an op of getOps() after getOps()[i], runs in low
+  /// precision and reads its operand `operandNumber` through the
+  /// conversion (a data or accumulator operand): the conversion gives that
+  /// operand the type it reads it in.
+  bool isConvertedLater(Operation *user, unsigned operandNumber,
+                        size_t i) const;
+
   /// The operand numbers of the data operands / accumulator operands of
   /// getOps()[i], as isDataOperand and isAccumulatorOperand decide.
   ArrayRef<unsigned> getDataOperands(size_t i) const {

@@ -129,6 +129,22 @@ def MixedPrecisionOpInterface : OpInterface<"MixedPrecisionOpInterface"> {
     >,
     InterfaceMethod<
       /*desc=*/[{
+        Returns true if `operand` is not data but must have the element
+        type the op computes in: a TOSA zero point. When it is a float
+        constant, the conversion gives it that type as it does a data
+        operand (converting the constant in place when only this op reads
+        it, otherwise sharing one converted copy among its readers); it takes
+        no part in the decisions. Otherwise `rewriteInPrecision` receives it
+        unchanged and rebuilds it.
+      }],
+      /*retTy=*/"bool",
+      /*methodName=*/"isZeroPointOperand",
+      /*args=*/(ins "::mlir::OpOperand &":$operand),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/"return false;"
+    >,
+    InterfaceMethod<
+      /*desc=*/[{
         Returns true if the op can accumulate in a type wider than its
         inputs (for example f16 inputs with f32 accumulation).
       }],
@@ -174,8 +190,11 @@ def MixedPrecisionOpInterface : OpInterface<"MixedPrecisionOpInterface"> {
       /*desc=*/[{
         Rebuilds the op so that it computes in `computeType`. `operands`
         holds the new operand list: data operands already have the element
-        type `computeType`, accumulator operands `accumulateType`, all
-        others are unchanged. Returns the op that replaces this one (it may
+        type `computeType`, accumulator operands `accumulateType`, zero
+        points that are constants `computeType`, all others are unchanged.
+        The op's own operands may already be some of these (a producer
+        converted before it): the types it computed in before are those of
+        its results and payload, not of its operands. Returns the op that replaces this one (it may
         be this op, updated in place, regions included: equal ops must be
         rewritten alike); its float results have the element
         type `accumulateType` if the op has a separate accumulator and
