@@ -14,6 +14,7 @@
 
 #include "amp/Analysis/FloatRange.h"
 
+#include "amp/Utils/CastUtils.h"
 #include "amp/Utils/TypeUtils.h"
 
 #include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
@@ -368,10 +369,8 @@ FloatRange RangeEvaluator::evaluateSingle(Operation *op) {
   // Constants (arith.constant, tosa.const and any ConstantLike op).
   if (op->hasTrait<OpTrait::ConstantLike>()) {
     Attribute value;
-    if (auto constant = dyn_cast<arith::ConstantOp>(op))
-      value = constant.getValue();
-    else if (auto constant = dyn_cast<tosa::ConstOp>(op))
-      value = constant.getValues();
+    if (isa<arith::ConstantOp, tosa::ConstOp>(op))
+      value = getConstantAttr(op);
     if (value || matchPattern(op->getResult(0), m_Constant(&value)))
       return limitConstant(
           getAttributeRange(value), constantLimit,
@@ -474,6 +473,38 @@ FloatRange RangeEvaluator::evaluateSingle(Operation *op) {
       .Default([](Operation *) { return FloatRange::unbounded(); });
 }
 
+/// The static extent of each loop of `op` (ShapedType::kDynamic where it is
+/// not static), as LinalgOp::getStaticLoopRanges gives them, but read from
+/// the first operand dimension that each loop indexes alone (no inverted
+/// map is built, which costs more than the rest of the range walk of a
+/// contraction); loops indexed only within sums (a convolution's window)
+/// fall back to getStaticLoopRanges.
+SmallVector<int64_t> getLoopExtents(linalg::LinalgOp op) {
+  unsigned numLoops = op.getNumLoops();
+  SmallVector<int64_t> extents(numLoops, ShapedType::kDynamic);
+  SmallVector<bool> found(numLoops, false);
+  unsigned numFound = 0;
+  for (auto [operand, map] :
+       llvm::zip(op->getOperands(), op.getIndexingMapsArray())) {
+    auto shaped = dyn_cast<ShapedType>(operand.getType());
+    if (!shaped || !shaped.hasRank() ||
+        shaped.getRank() != static_cast<int64_t>(map.getNumResults()))
+      continue;
+    for (auto [position, expr] : llvm::enumerate(map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (!dim || dim.getPosition() >= numLoops || found[dim.getPosition()] ||
+          shaped.isDynamicDim(position))
+        continue;
+      found[dim.getPosition()] = true;
+      extents[dim.getPosition()] = shaped.getDimSize(position);
+      ++numFound;
+    }
+  }
+  if (numFound != numLoops)
+    return op.getStaticLoopRanges();
+  return extents;
+}
+
 void RangeEvaluator::evaluateStructured(linalg::LinalgOp op,
                                         SmallVectorImpl<FloatRange> &results) {
   Block &body = op->getRegion(0).front();
@@ -482,7 +513,7 @@ void RangeEvaluator::evaluateStructured(linalg::LinalgOp op,
   std::optional<SmallVector<int64_t>> extents;
   auto getExtents = [&]() -> ArrayRef<int64_t> {
     if (!extents)
-      extents = op.getStaticLoopRanges();
+      extents = getLoopExtents(op);
     return *extents;
   };
   llvm::SmallDenseMap<Value, FloatRange, 16> local;
@@ -552,18 +583,26 @@ void RangeEvaluator::evaluateStructured(linalg::LinalgOp op,
                             : combiner->getOperand(0);
       FloatRange term = inner(termValue);
       bool dependsOnAcc = termValue == acc;
-      // A term unbounded both ways (the common case: activations) sums to
-      // an unbounded value over any count but zero, which only an operand
-      // without elements gives.
-      bool anyCount = term == FloatRange::unbounded() &&
+      // A term whose bounds are each 0 or infinite (the common case:
+      // activations, unbounded or on one side of 0) has the same sum over
+      // any count but zero, which only an operand without elements gives:
+      // the loop extents are not needed.
+      auto zeroOrInf = [](double bound) {
+        return bound == 0 || std::isinf(bound);
+      };
+      bool anyCount = isKnown(term) && !term.isPoint() &&
+                      zeroOrInf(term.getLo()) && zeroOrInf(term.getHi()) &&
                       llvm::none_of(op->getOperandTypes(), [](Type type) {
                         auto shaped = dyn_cast<ShapedType>(type);
                         return shaped && shaped.hasStaticShape() &&
                                shaped.getNumElements() == 0;
                       });
       if (!dependsOnAcc && isa<arith::AddFOp, arith::AddIOp>(combiner))
-        range = anyCount ? FloatRange::unbounded()
-                         : add(init, sumOf(term, getReducedCount()));
+        range = !isKnown(term) ? FloatRange::unbounded()
+                : anyCount
+                    ? add(init, FloatRange::get(term.getLo(), term.getHi(),
+                                                false, false))
+                    : add(init, sumOf(term, getReducedCount()));
       else if (!dependsOnAcc &&
                isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MinimumFOp,
                    arith::MinNumFOp>(combiner))
@@ -692,10 +731,8 @@ FloatRangeMap::getRecomputableRange(Operation *op) const {
   if (isa<tensor::EmptyOp>(op))
     return FloatRange::noElements();
   Attribute value;
-  if (auto constant = dyn_cast<arith::ConstantOp>(op))
-    value = constant.getValue();
-  else if (auto constant = dyn_cast<tosa::ConstOp>(op))
-    value = constant.getValues();
+  if (isa<arith::ConstantOp, tosa::ConstOp>(op))
+    value = getConstantAttr(op);
   auto dense = dyn_cast_or_null<DenseElementsAttr>(value);
   if (!isa_and_nonnull<FloatAttr, IntegerAttr>(value) &&
       !(dense && dense.isSplat()))

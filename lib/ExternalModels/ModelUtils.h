@@ -99,7 +99,15 @@ void rebuildNamedPayload(RewriterBase &rewriter, Operation *oldOp,
   Block *block = rewriter.createBlock(&region, region.end(), argTypes, argLocs);
   ImplicitLocOpBuilder b(newOp->getLoc(), rewriter);
   b.setInsertionPointToStart(block);
-  OpTy::getRegionBuilder()(b, *block, oldOp->getAttrs(),
+  // The attributes the region builder may read, one by one: getAttrs()
+  // would build a dictionary of every property (segment sizes, maps).
+  SmallVector<NamedAttribute> attrs;
+  for (StringAttr name : oldOp->getName().getAttributeNames())
+    if (std::optional<Attribute> attr = oldOp->getInherentAttr(name);
+        attr && *attr)
+      attrs.emplace_back(name, *attr);
+  llvm::append_range(attrs, oldOp->getDiscardableAttrs());
+  OpTy::getRegionBuilder()(b, *block, attrs,
                            [&]() { return oldOp->emitError(); });
 }
 

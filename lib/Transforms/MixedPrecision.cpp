@@ -202,7 +202,7 @@ private:
     if (!def || !def->hasTrait<OpTrait::ConstantLike>())
       return {};
     if (isa<arith::ConstantOp, tosa::ConstOp>(def))
-      return getConstantValue(def);
+      return getConstantAttr(def);
     Attribute attr;
     (void)matchPattern(value, m_Constant(&attr));
     return attr;

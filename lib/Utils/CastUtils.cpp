@@ -65,11 +65,9 @@ Value mlir::amp::getWideningSource(Value value, Type elementType) {
 bool mlir::amp::isFloatConstant(Operation *op) {
   // Asked for most ops of a function, several times: the value is read
   // directly, not through the fold hook that m_Constant calls.
-  if (auto constant = dyn_cast_or_null<arith::ConstantOp>(op))
-    return isConvertibleFloatConstant(constant.getValue());
-  if (auto constant = dyn_cast_or_null<tosa::ConstOp>(op))
-    return isConvertibleFloatConstant(constant.getValues());
-  return false;
+  if (!isa_and_nonnull<arith::ConstantOp, tosa::ConstOp>(op))
+    return false;
+  return isConvertibleFloatConstant(getConstantAttr(op));
 }
 
 Operation *mlir::amp::getConstantFillValue(Operation *op) {
@@ -128,9 +126,15 @@ void mlir::amp::setConstantValue(RewriterBase &rewriter, Operation *constOp,
 }
 
 TypedAttr mlir::amp::getConstantValue(Operation *constOp) {
+  return cast<TypedAttr>(getConstantAttr(constOp));
+}
+
+Attribute mlir::amp::getConstantAttr(Operation *constOp) {
+  // From the properties as stored: the accessors cast to the attribute
+  // interfaces (ElementsAttr, TypedAttr), each a lookup.
   if (auto constant = dyn_cast<tosa::ConstOp>(constOp))
-    return cast<TypedAttr>(constant.getValues());
-  return cast<arith::ConstantOp>(constOp).getValue();
+    return constant.getProperties().values;
+  return cast<arith::ConstantOp>(constOp).getProperties().value;
 }
 
 Value mlir::amp::createEmptyLike(OpBuilder &b, Location loc, Value like,

@@ -72,6 +72,10 @@ void setConstantValue(RewriterBase &rewriter, Operation *constOp,
 /// The value of the float constant `constOp` (arith.constant or tosa.const).
 TypedAttr getConstantValue(Operation *constOp);
 
+/// getConstantValue as a plain attribute, which is cheaper to get: for
+/// identity and kind tests.
+Attribute getConstantAttr(Operation *constOp);
+
 /// Creates a tensor.empty with the shape of the ranked tensor `like` and the
 /// element type `elementType`.
 Value createEmptyLike(OpBuilder &b, Location loc, Value like, Type elementType);
