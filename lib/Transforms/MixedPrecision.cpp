@@ -146,76 +146,6 @@ private:
   DenseMap<Operation *, size_t> index;
 };
 
-LogicalResult verifyInvariantsAndRegions(Operation *op);
-
-/// Rewritten ops that verified, remembered by structure: an op equal to one
-/// of them (same name and parent op name, attributes, properties, operand
-/// and result types, the values of constant operands, and regions up to the
-/// identity of values) is not verified again. The models of amp change
-/// types, not values, and what the verifiers of the ops they rebuild look at
-/// is in that list (TOSA's check zero points, which are constants); a model
-/// repeats its layers, so a thousand identical layers need one verification,
-/// not a thousand. Erased ops are forgotten.
-class VerifiedOps {
-public:
-  bool contains(Operation *op) {
-    auto it = byHash.find(hash(op));
-    if (it == byHash.end())
-      return false;
-    return llvm::any_of(it->second, [&](Operation *known) {
-      return op->getParentOp()->getName() ==
-                 known->getParentOp()->getName() &&
-             OperationEquivalence::isEquivalentTo(
-                 op, known, sameValue, /*markEquivalent=*/nullptr,
-                 OperationEquivalence::IgnoreLocations);
-    });
-  }
-  void insert(Operation *op) {
-    unsigned key = hash(op);
-    if (hashes.try_emplace(op, key).second)
-      byHash[key].push_back(op);
-  }
-  void forget(Operation *op) {
-    auto it = hashes.find(op);
-    if (it == hashes.end())
-      return;
-    llvm::erase(byHash[it->second], op);
-    hashes.erase(it);
-  }
-
-  /// What the structure of an op compares of an operand: its type, and its
-  /// value if it is a constant.
-  static llvm::hash_code hashOperand(Value value) {
-    return llvm::hash_combine(value.getType(), getConstant(value));
-  }
-  static unsigned hash(Operation *op) {
-    return OperationEquivalence::computeHash(
-        op, hashOperand, OperationEquivalence::ignoreHashValue,
-        OperationEquivalence::IgnoreLocations);
-  }
-
-private:
-  /// The value of a constant operand (read directly from the constants amp
-  /// knows, not through the fold hook that m_Constant calls).
-  static Attribute getConstant(Value value) {
-    Operation *def = value.getDefiningOp();
-    if (!def || !def->hasTrait<OpTrait::ConstantLike>())
-      return {};
-    if (isa<arith::ConstantOp, tosa::ConstOp>(def))
-      return getConstantAttr(def);
-    Attribute attr;
-    (void)matchPattern(value, m_Constant(&attr));
-    return attr;
-  }
-  static LogicalResult sameValue(Value a, Value b) {
-    return success(a.getType() == b.getType() &&
-                   getConstant(a) == getConstant(b));
-  }
-
-  DenseMap<unsigned, SmallVector<Operation *, 1>> byHash;
-  DenseMap<Operation *, unsigned> hashes;
-};
-
 class CastCache;
 
 /// Sees every op the conversion inserts and erases: records the float casts
@@ -237,8 +167,7 @@ struct ConversionListener : public RewriterBase::Listener {
   TrackedOps casts;
   /// Constants the models create (zero points, 16-bit literals).
   TrackedOps constants;
-  VerifiedOps verified;
-  /// Keys (getTrialKey) of rewrites of ops with regions that verified.
+  /// Keys (getTrialKey) of the rewrites that verified.
   DenseSet<llvm::hash_code> goodTrials;
   CastCache *cache = nullptr;
   /// Set during a trial rewrite (see rewriteVerified).
@@ -729,7 +658,6 @@ void ConversionListener::notifyOperationErased(Operation *op) {
     casts.forget(op);
   else if (op->getNumOperands() == 0)
     constants.forget(op);
-  verified.forget(op);
   if (trial)
     trial->forget(op);
   if (cache)
@@ -744,19 +672,8 @@ void ConversionListener::notifyOperationErased(Operation *op) {
 /// custom verifiers, but not dominance, which mlir::verify would check by
 /// recomputing the order of the whole block after every insertion (quadratic
 /// over a function). The rewrite only retypes an op and its payload, so
-/// dominance cannot change. An op equal to one that verified (see
-/// VerifiedOps) is not verified again.
-LogicalResult verifyLocally(Operation *op, VerifiedOps &verified) {
-  if (verified.contains(op))
-    return success();
-  if (failed(verifyInvariantsAndRegions(op)))
-    return failure();
-  verified.insert(op);
-  return success();
-}
-
-/// The verification of verifyLocally.
-LogicalResult verifyInvariantsAndRegions(Operation *op) {
+/// dominance cannot change.
+LogicalResult verifyLocally(Operation *op) {
   WalkResult result = op->walk<WalkOrder::PreOrder>([](Operation *nested) {
     if (failed(nested->getName().verifyInvariants(nested)))
       return WalkResult::interrupt();
@@ -827,70 +744,84 @@ struct TrialScope {
   TrackedOps ops;
 };
 
-/// Appends to `words` the regions of `parent` up to the identity of values:
-/// their blocks and the ops in them, in order (name, attributes, properties,
-/// result types), each operand given as the position of its definition
-/// inside the regions (`local`), or by VerifiedOps::hashOperand for a value
-/// from above.
-void describeRegions(Operation *parent,
-                     llvm::SmallDenseMap<Value, unsigned, 16> &local,
-                     SmallVectorImpl<size_t> &words) {
+/// The value of a constant operand, or null (read directly from the
+/// constants amp knows, not through the fold hook that m_Constant calls).
+Attribute getConstantOperandValue(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def || !def->hasTrait<OpTrait::ConstantLike>())
+    return {};
+  if (isa<arith::ConstantOp, tosa::ConstOp>(def))
+    return getConstantAttr(def);
+  Attribute attr;
+  (void)matchPattern(value, m_Constant(&attr));
+  return attr;
+}
+
+/// Appends to `words` what a trial key sees of an operand: its type, and its
+/// value if it is a constant.
+void describeOperand(Value value, SmallVectorImpl<size_t> &words) {
+  words.append({reinterpret_cast<size_t>(value.getType().getAsOpaquePointer()),
+                reinterpret_cast<size_t>(
+                    getConstantOperandValue(value).getAsOpaquePointer())});
+}
+
+/// Appends to `words` the structure of `op` up to the identity of values:
+/// its name, attributes, properties, result types, its operands (as
+/// describeOperand, or, for a value defined inside the op being described,
+/// as the position of its definition in `local`) and its regions, recursively.
+void describeOp(Operation *op, llvm::SmallDenseMap<Value, unsigned, 16> &local,
+                SmallVectorImpl<size_t> &words) {
   auto define = [&](Value value) {
     local.try_emplace(value, local.size());
     words.push_back(
         reinterpret_cast<size_t>(value.getType().getAsOpaquePointer()));
   };
-  for (Region &region : parent->getRegions()) {
+  words.append({reinterpret_cast<size_t>(op->getName().getAsOpaquePointer()),
+                reinterpret_cast<size_t>(
+                    op->getRawDictionaryAttrs().getAsOpaquePointer()),
+                static_cast<size_t>(op->hashProperties()), op->getNumOperands(),
+                op->getNumRegions()});
+  for (Value operand : op->getOperands()) {
+    auto it = local.find(operand);
+    if (it != local.end()) {
+      words.append({0, it->second});
+    } else {
+      words.push_back(1);
+      describeOperand(operand, words);
+    }
+  }
+  for (Value result : op->getResults())
+    define(result);
+  for (Region &region : op->getRegions()) {
     words.push_back(region.getBlocks().size());
     for (Block &block : region) {
       words.push_back(block.getNumArguments());
       for (BlockArgument arg : block.getArguments())
         define(arg);
-      for (Operation &nested : block) {
-        words.append(
-            {reinterpret_cast<size_t>(nested.getName().getAsOpaquePointer()),
-             reinterpret_cast<size_t>(
-                 nested.getRawDictionaryAttrs().getAsOpaquePointer()),
-             static_cast<size_t>(nested.hashProperties()),
-             nested.getNumOperands(), nested.getNumRegions()});
-        for (Value operand : nested.getOperands()) {
-          auto it = local.find(operand);
-          if (it != local.end())
-            words.append({0, it->second});
-          else
-            words.append(
-                {1, static_cast<size_t>(VerifiedOps::hashOperand(operand))});
-        }
-        for (Value result : nested.getResults())
-          define(result);
-        if (nested.getNumRegions() != 0)
-          describeRegions(&nested, local, words);
-      }
+      for (Operation &nested : block)
+        describeOp(&nested, local, words);
     }
   }
 }
 
-/// What decides the rewrite of an op with regions: its structure (as
-/// VerifiedOps compares it: types, attributes, constant operands, regions),
-/// the operands it gets and the types of the decision. Models are
-/// deterministic: two ops with one key are rewritten alike.
+/// What decides the rewrite of an op: its structure (describeOp: types,
+/// attributes, constant operands, regions), its parent's name, the operands
+/// it gets and the types of the decision. Models are deterministic: two ops
+/// with one key are rewritten alike, so the result of the second is valid if
+/// that of the first was (a thousand equal layers are verified once).
 llvm::hash_code getTrialKey(Operation *op, ValueRange operands,
                             const OpDecision &decision) {
-  llvm::hash_code key = OperationEquivalence::computeHash(
-      op, VerifiedOps::hashOperand, OperationEquivalence::ignoreHashValue,
-      OperationEquivalence::IgnoreLocations);
-  // computeHash leaves regions out: two generics with one signature and
-  // different payloads must not share a key (the second may fail where the
-  // first did not, and then has no copy to be restored from).
   llvm::SmallDenseMap<Value, unsigned, 16> local;
   SmallVector<size_t, 64> words;
-  describeRegions(op, local, words);
-  key = llvm::hash_combine(key, llvm::hash_combine_range(words));
+  describeOp(op, local, words);
   for (Value operand : operands)
-    key = llvm::hash_combine(key, VerifiedOps::hashOperand(operand));
-  return llvm::hash_combine(key, decision.computeType,
-                            decision.accumulateType,
-                            op->getParentOp()->getName());
+    describeOperand(operand, words);
+  words.append(
+      {reinterpret_cast<size_t>(
+           op->getParentOp()->getName().getAsOpaquePointer()),
+       reinterpret_cast<size_t>(decision.computeType.getAsOpaquePointer()),
+       reinterpret_cast<size_t>(decision.accumulateType.getAsOpaquePointer())});
+  return llvm::hash_combine_range(words);
 }
 
 /// Rebuilds `op` through its model and verifies the result. On failure the
@@ -900,24 +831,22 @@ llvm::hash_code getTrialKey(Operation *op, ValueRange operands,
 /// Models change ops in place where they can (TOSA ops, linalg payloads
 /// retyped). The attributes, operands and result types are restored from a
 /// snapshot; an op with regions is restored from a detached copy taken
-/// before the trial, unless an op with the same trial key verified before
-/// (then its rewrite verifies too, and the copy would only cost time).
+/// before the trial. An op whose trial key verified before is neither
+/// copied nor verified: its rewrite is equal to one that verified.
 FailureOr<Operation *> rewriteVerified(Operation *&op, RewriterBase &rewriter,
                                        ConversionListener &listener,
                                        ValueRange operands,
                                        const OpDecision &decision,
-                                       std::string &why, bool &fatal) {
+                                       std::string &why) {
   SmallVector<Value> oldOperands(op->getOperands());
   SmallVector<Type> oldTypes(op->getResultTypes());
   AttributeSnapshot oldAttrs(op);
-  std::optional<llvm::hash_code> trialKey;
+  llvm::hash_code trialKey = getTrialKey(op, operands, decision);
+  bool knownGood = listener.goodTrials.contains(trialKey);
   Operation *backup = nullptr;
   auto iface = dyn_cast<MixedPrecisionOpInterface>(op);
-  if (iface && op->getNumRegions() != 0) {
-    trialKey = getTrialKey(op, operands, decision);
-    if (!listener.goodTrials.contains(*trialKey))
-      backup = op->clone();
-  }
+  if (iface && op->getNumRegions() != 0 && !knownGood)
+    backup = op->clone();
 
   SmallVector<std::string> messages;
   FailureOr<Operation *> newOp = failure();
@@ -935,7 +864,7 @@ FailureOr<Operation *> rewriteVerified(Operation *&op, RewriterBase &rewriter,
     else
       newOp = amp::detail::rewriteResultsInPlace(op, rewriter, operands,
                                             decision.computeType);
-    if (succeeded(newOp) && failed(verifyLocally(*newOp, listener.verified))) {
+    if (succeeded(newOp) && !knownGood && failed(verifyLocally(*newOp))) {
       if (*newOp != op)
         rewriter.eraseOp(*newOp);
       else
@@ -944,8 +873,7 @@ FailureOr<Operation *> rewriteVerified(Operation *&op, RewriterBase &rewriter,
     }
   }
   if (succeeded(newOp)) {
-    if (trialKey)
-      listener.goodTrials.insert(*trialKey);
+    listener.goodTrials.insert(trialKey);
     if (backup)
       backup->destroy();
     return newOp;
@@ -960,17 +888,6 @@ FailureOr<Operation *> rewriteVerified(Operation *&op, RewriterBase &rewriter,
     // The model failed, or made a new op: this one is as it was.
     backup->destroy();
     backup = nullptr;
-  } else if (refused && !backup && trialKey) {
-    // An op of the same key verified: this one cannot fail unless a model
-    // is not deterministic, and its payload may have changed. Never leave
-    // it half-converted silently.
-    op->emitError() << "amp: the rewrite of this op failed after an equal "
-                       "op was rewritten; its payload cannot be restored ("
-                    << (messages.empty() ? "verification failed"
-                                         : messages.front())
-                    << ")";
-    fatal = true;
-    return failure();
   }
   if (backup) {
     // The op's regions were changed in place: the copy takes its place
@@ -1195,12 +1112,8 @@ LogicalResult mlir::amp::convertToMixedPrecision(
       if (Operation *def = operand.getDefiningOp())
         inputDefs.push_back(def);
     std::string why;
-    bool fatal = false;
     FailureOr<Operation *> newOp =
-        rewriteVerified(op, rewriter, listener, operands, decision, why,
-                        fatal);
-    if (fatal)
-      return failure();
+        rewriteVerified(op, rewriter, listener, operands, decision, why);
     if (failed(newOp)) {
       casts.restoreInPlace(convertedInPlace);
       // It was to read some converted results as they are: it reads them
