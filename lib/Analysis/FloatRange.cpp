@@ -265,9 +265,17 @@ FloatRange limitConstant(const FloatRange &range, double limit, bool isFloat) {
 }
 
 /// The range of the values of a constant attribute.
+/// The value of a float attribute (f32 read directly: getValueAsDouble
+/// converts through APFloat).
+double getFloatValue(FloatAttr attr) {
+  if (attr.getType().isF32())
+    return attr.getValue().convertToFloat();
+  return attr.getValueAsDouble();
+}
+
 FloatRange getAttributeRange(Attribute attr) {
   if (auto f = dyn_cast<FloatAttr>(attr))
-    return FloatRange::point(f.getValueAsDouble());
+    return FloatRange::point(getFloatValue(f));
   if (auto i = dyn_cast<IntegerAttr>(attr)) {
     if (i.getType().isInteger(1))
       return FloatRange::point(i.getValue().getZExtValue());
@@ -280,6 +288,8 @@ FloatRange getAttributeRange(Attribute attr) {
   if (dense.isSplat()) {
     // Read as a number: a splat's element as an Attribute would be uniqued
     // in the context on every call.
+    if (elt.isF32())
+      return FloatRange::point(dense.getSplatValue<float>());
     if (isFloatType(elt))
       return FloatRange::point(
           dense.getSplatValue<APFloat>().convertToDouble());
@@ -295,7 +305,11 @@ FloatRange getAttributeRange(Attribute attr) {
     lo = std::min(lo, v);
     hi = std::max(hi, v);
   };
-  if (isFloatType(elt)) {
+  if (elt.isF32()) {
+    for (float v : dense.getValues<float>())
+      if (!std::isnan(v))
+        note(v);
+  } else if (isFloatType(elt)) {
     for (const APFloat &v : dense.getValues<APFloat>())
       if (!v.isNaN())
         note(v.convertToDouble());
@@ -456,7 +470,7 @@ FloatRange RangeEvaluator::evaluateSingle(Operation *op) {
         auto hi = dyn_cast<FloatAttr>(c.getMaxValAttr());
         if (!lo || !hi)
           return FloatRange::unbounded();
-        return clamp(same(), lo.getValueAsDouble(), hi.getValueAsDouble());
+        return clamp(same(), getFloatValue(lo), getFloatValue(hi));
       })
       // Reductions.
       .Case<tosa::ReduceMaxOp, tosa::ReduceMinOp>([&](auto) {
@@ -703,7 +717,7 @@ void FloatRangeMap::visit(Operation *op) {
           visit(&nested);
     return;
   }
-  if (op->getNumResults() == 0 || getRecomputableRange(op))
+  if (op->getNumResults() == 0 || isRecomputable(op))
     return;
   double converted = 0;
   SmallVector<FloatRange, 1> results;
@@ -726,16 +740,28 @@ FloatRange FloatRangeMap::lookup(Value value) const {
   return FloatRange::unbounded();
 }
 
+/// The value of `op` if it is a scalar or splat constant, whose range is
+/// recomputed on lookup instead of stored; null otherwise.
+static Attribute getRecomputableValue(Operation *op) {
+  if (!isa<arith::ConstantOp, tosa::ConstOp>(op))
+    return {};
+  Attribute value = getConstantAttr(op);
+  if (isa<FloatAttr, IntegerAttr>(value))
+    return value;
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  return dense && dense.isSplat() ? value : Attribute();
+}
+
+bool FloatRangeMap::isRecomputable(Operation *op) {
+  return isa<tensor::EmptyOp>(op) || getRecomputableValue(op);
+}
+
 std::optional<FloatRange>
 FloatRangeMap::getRecomputableRange(Operation *op) const {
   if (isa<tensor::EmptyOp>(op))
     return FloatRange::noElements();
-  Attribute value;
-  if (isa<arith::ConstantOp, tosa::ConstOp>(op))
-    value = getConstantAttr(op);
-  auto dense = dyn_cast_or_null<DenseElementsAttr>(value);
-  if (!isa_and_nonnull<FloatAttr, IntegerAttr>(value) &&
-      !(dense && dense.isSplat()))
+  Attribute value = getRecomputableValue(op);
+  if (!value)
     return std::nullopt;
   return limitConstant(getAttributeRange(value), constantLimit,
                        isFloatType(getScalarType(op->getResult(0))));

@@ -39,8 +39,14 @@ static bool isSourceElementType(Type type) {
 
 /// A value amp converts: an FP32 scalar, tensor or vector.
 static bool isConvertible(Value value) {
-  return isCastableFloatType(value.getType()) &&
-         isSourceElementType(value.getType());
+  // isCastableFloatType and an f32 element, without interface lookups: asked
+  // for every operand and result of every op.
+  Type type = value.getType();
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getElementType().isF32();
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.getElementType().isF32();
+  return type.isF32();
 }
 
 /// Ops that only route values (control flow, calls, terminators): they keep
@@ -412,7 +418,7 @@ static void getBoundAttributes(Operation *op, SmallVectorImpl<double> &bounds) {
     auto value = dyn_cast_or_null<FloatAttr>(attr);
     if (!value || !value.getType().isF32())
       return;
-    double v = value.getValueAsDouble();
+    double v = value.getValue().convertToFloat();
     if (std::isfinite(v) && std::abs(v) != flt)
       bounds.push_back(v);
   };
@@ -630,8 +636,7 @@ bool PrecisionPlan::constantFits(Operation *constOp) {
   auto [it, inserted] = constantFitCache.try_emplace(constOp, false);
   if (!inserted)
     return it->second;
-  Attribute value;
-  (void)matchPattern(constOp->getResult(0), m_Constant(&value));
+  Attribute value = getConstantAttr(constOp);
   RangeSummary summary = checkFloatRange(value, options.target);
   constantSummary.merge(summary);
   bool fits = summary.fits() || options.clampConstants;
@@ -857,11 +862,16 @@ void PrecisionPlan::backwardSweep() {
 
 /// The number of elements of a value (a dynamic dimension counts as 1).
 static int64_t getNumElements(Value value) {
-  auto shaped = dyn_cast<ShapedType>(value.getType());
-  if (!shaped || !shaped.hasRank())
-    return 1;
+  ArrayRef<int64_t> shape;
+  if (auto tensor = dyn_cast<RankedTensorType>(value.getType()))
+    shape = tensor.getShape();
+  else if (auto vector = dyn_cast<VectorType>(value.getType()))
+    shape = vector.getShape();
+  else if (auto shaped = dyn_cast<ShapedType>(value.getType());
+           shaped && shaped.hasRank())
+    shape = shaped.getShape();
   int64_t n = 1;
-  for (int64_t dim : shaped.getShape())
+  for (int64_t dim : shape)
     if (!ShapedType::isDynamic(dim))
       n = std::min<int64_t>(n * std::max<int64_t>(dim, 1),
                             MinCutGraph::kInfinite / 64);

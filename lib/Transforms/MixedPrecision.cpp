@@ -174,6 +174,19 @@ struct ConversionListener : public RewriterBase::Listener {
   TrackedOps *trial = nullptr;
 };
 
+/// The value of a constant operand, or null (read directly from the
+/// constants amp knows, not through the fold hook that m_Constant calls).
+Attribute getConstantOperandValue(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def || !def->hasTrait<OpTrait::ConstantLike>())
+    return {};
+  if (isa<arith::ConstantOp, tosa::ConstOp>(def))
+    return getConstantAttr(def);
+  Attribute attr;
+  (void)matchPattern(value, m_Constant(&attr));
+  return attr;
+}
+
 /// Replaces every member of each group (equal ops: same value, in creation
 /// order) that an other member dominates by that member. In one block, the
 /// first in block order stands for all (linear, no dominance query); only the
@@ -238,11 +251,12 @@ void deduplicateConstants(Operation *root, const TrackedOps &constants,
   using Key = std::tuple<OperationName, Type, Attribute>;
   DenseMap<Key, SmallVector<Operation *, 2>> groups;
   for (Operation *op : constants.live()) {
-    Attribute value;
     // Scalars in payloads (linalg bodies) belong to their op: one block each.
     if (isa<MixedPrecisionOpInterface>(op->getParentOp()) ||
-        op->getNumResults() != 1 ||
-        !matchPattern(op->getResult(0), m_Constant(&value)))
+        op->getNumResults() != 1)
+      continue;
+    Attribute value = getConstantOperandValue(op->getResult(0));
+    if (!value)
       continue;
     groups[{op->getName(), op->getResult(0).getType(), value}].push_back(op);
   }
@@ -744,19 +758,6 @@ struct TrialScope {
   TrackedOps ops;
 };
 
-/// The value of a constant operand, or null (read directly from the
-/// constants amp knows, not through the fold hook that m_Constant calls).
-Attribute getConstantOperandValue(Value value) {
-  Operation *def = value.getDefiningOp();
-  if (!def || !def->hasTrait<OpTrait::ConstantLike>())
-    return {};
-  if (isa<arith::ConstantOp, tosa::ConstOp>(def))
-    return getConstantAttr(def);
-  Attribute attr;
-  (void)matchPattern(value, m_Constant(&attr));
-  return attr;
-}
-
 /// Appends to `words` what a trial key sees of an operand: its type, and its
 /// value if it is a constant.
 void describeOperand(Value value, SmallVectorImpl<size_t> &words) {
@@ -940,9 +941,7 @@ int64_t countFloatConstantBytes(Operation *root) {
   root->walk([&](Operation *op) {
     if (!isFloatConstant(op))
       return;
-    Attribute value;
-    if (matchPattern(op->getResult(0), m_Constant(&value)))
-      bytes += getConstantByteSize(value);
+    bytes += getConstantByteSize(getConstantAttr(op));
   });
   return bytes;
 }

@@ -185,8 +185,7 @@ Value mlir::amp::materializeElementType(OpBuilder &b, Location loc, Value value,
   if (Value source = getWideningSource(value, elementType))
     return source;
   if (isFloatConstant(def) && isFloatType(elementType)) {
-    Attribute attr;
-    (void)matchPattern(value, m_Constant(&attr));
+    Attribute attr = getConstantAttr(def);
     if (TypedAttr converted =
             convertFloatConstant(attr, cast<FloatType>(elementType)))
       return createConstantLike(b, def, converted);
@@ -293,8 +292,7 @@ Value mlir::amp::convertElementType(OpBuilder &b, Location loc, Value value,
     return value;
   Operation *def = value.getDefiningOp();
   if (isFloatConstant(def)) {
-    Attribute attr;
-    (void)matchPattern(value, m_Constant(&attr));
+    Attribute attr = getConstantAttr(def);
     if (TypedAttr converted = convertConstant(attr, elementType, preferTosa))
       return createConstantLike(b, def, converted);
   }

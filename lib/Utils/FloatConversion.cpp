@@ -286,9 +286,24 @@ bool mlir::amp::isConvertibleFloatConstant(Attribute attr) {
 }
 
 static Type getSourceElementType(Attribute attr) {
+  // The concrete attributes first: a cast to TypedAttr is an interface
+  // lookup.
+  if (auto floatAttr = dyn_cast<FloatAttr>(attr))
+    return floatAttr.getType();
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr))
+    return dense.getElementType();
   if (auto typed = dyn_cast<TypedAttr>(attr))
     return getScalarType(typed.getType());
   return {};
+}
+
+/// `type` with element type `elementType` (ranked tensors without the
+/// ShapedType interface).
+static ShapedType cloneWithElementType(ShapedType type, Type elementType) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return RankedTensorType::get(tensor.getShape(), elementType,
+                                 tensor.getEncoding());
+  return type.clone(elementType);
 }
 
 RangeSummary mlir::amp::checkFloatRange(Attribute attr, FloatType target) {
@@ -362,8 +377,10 @@ TypedAttr mlir::amp::convertFloatConstant(Attribute attr, FloatType target,
     APFloat v = fast ? toAPFloat(bits16.front()) : values.front();
     return FloatAttr::get(target, v);
   }
-  auto shaped = cast<ShapedType>(cast<TypedAttr>(attr).getType());
-  ShapedType newType = shaped.clone(target);
+  auto dense = dyn_cast<DenseElementsAttr>(attr);
+  auto shaped = dense ? dense.getType()
+                      : cast<ShapedType>(cast<TypedAttr>(attr).getType());
+  ShapedType newType = cloneWithElementType(shaped, target);
   if (isa<DenseResourceElementsAttr>(attr)) {
     auto resource = cast<DenseResourceElementsAttr>(attr);
     std::string name = (resource.getRawHandle().getKey() + "_" +
@@ -379,8 +396,7 @@ TypedAttr mlir::amp::convertFloatConstant(Attribute attr, FloatType target,
     return DenseElementsAttr::get(newType, values);
   }
   if (fast) {
-    if (bits16.size() == 1)
-      return DenseElementsAttr::get(newType, toAPFloat(bits16.front()));
+    // One element is a splat to getFromRawBuffer.
     ArrayRef<char> raw(reinterpret_cast<const char *>(bits16.data()),
                        bits16.size() * sizeof(uint16_t));
     return DenseElementsAttr::getFromRawBuffer(newType, raw);

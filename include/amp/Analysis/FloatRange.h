@@ -171,6 +171,8 @@ private:
   /// store (an empty tensor, a scalar or splat constant: most of the
   /// bounded values of a model), which is then not stored.
   std::optional<FloatRange> getRecomputableRange(Operation *op) const;
+  /// True if getRecomputableRange has a range for `op` (cheaper).
+  static bool isRecomputable(Operation *op);
 
   double constantLimit;
   llvm::DenseMap<Value, FloatRange> ranges;
