@@ -402,6 +402,20 @@ FloatRange RangeEvaluator::evaluateSingle(Operation *op) {
   };
   auto same = [&]() { return operand(op, 0); };
   return llvm::TypeSwitch<Operation *, FloatRange>(op)
+      // Elementwise arithmetic (first: most of the ops of payloads).
+      .Case<arith::AddFOp, arith::AddIOp, tosa::AddOp>(
+          [&](auto) { return binary(add); })
+      .Case<arith::SubFOp, arith::SubIOp, tosa::SubOp>(
+          [&](auto) { return binary(sub); })
+      .Case<arith::MulFOp, arith::MulIOp, tosa::MulOp>(
+          [&](auto) { return binary(multiply); })
+      .Case<arith::DivFOp>([&](auto) { return binary(divide); })
+      .Case<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp,
+            tosa::MaximumOp>([&](auto) { return binary(maximum); })
+      .Case<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp,
+            tosa::MinimumOp>([&](auto) { return binary(minimum); })
+      .Case<arith::NegFOp, tosa::NegateOp>([&](auto) { return unary(negate); })
+      .Case<math::AbsFOp, tosa::AbsOp>([&](auto) { return unary(absolute); })
       // No elements to read.
       .Case<tensor::EmptyOp>([](auto) { return FloatRange::noElements(); })
       // Conversions: the values stay; integers converted to floats are
@@ -437,20 +451,6 @@ FloatRange RangeEvaluator::evaluateSingle(Operation *op) {
       .Case<arith::SelectOp>([&](auto) {
         return FloatRange::join(operand(op, 1), operand(op, 2));
       })
-      // Elementwise arithmetic.
-      .Case<arith::AddFOp, arith::AddIOp, tosa::AddOp>(
-          [&](auto) { return binary(add); })
-      .Case<arith::SubFOp, arith::SubIOp, tosa::SubOp>(
-          [&](auto) { return binary(sub); })
-      .Case<arith::MulFOp, arith::MulIOp, tosa::MulOp>(
-          [&](auto) { return binary(multiply); })
-      .Case<arith::DivFOp>([&](auto) { return binary(divide); })
-      .Case<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp,
-            tosa::MaximumOp>([&](auto) { return binary(maximum); })
-      .Case<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp,
-            tosa::MinimumOp>([&](auto) { return binary(minimum); })
-      .Case<arith::NegFOp, tosa::NegateOp>([&](auto) { return unary(negate); })
-      .Case<math::AbsFOp, tosa::AbsOp>([&](auto) { return unary(absolute); })
       .Case<math::ExpOp, tosa::ExpOp>(
           [&](auto) { return monotone([](double x) { return std::exp(x); }); })
       .Case<math::TanhOp, tosa::TanhOp>(

@@ -105,8 +105,9 @@ struct LinalgOpModel
 
   bool isAccumulatorOperand(Operation *op, OpOperand &operand) const {
     auto linalgOp = cast<linalg::LinalgOp>(op);
-    return isMultiplyAccumulate(linalgOp) && linalgOp.isDpsInit(&operand) &&
-           hasFloatElementType(operand.get().getType());
+    return linalgOp.isDpsInit(&operand) &&
+           hasFloatElementType(operand.get().getType()) &&
+           isMultiplyAccumulate(linalgOp);
   }
 
   bool hasSeparateAccumulator(Operation *op) const {

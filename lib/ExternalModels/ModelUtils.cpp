@@ -73,12 +73,9 @@ LogicalResult models::retypePayload(RewriterBase &rewriter, Operation *op,
         return failure();
       if (isFloatConstant(&inner) &&
           getScalarType(inner.getResult(0).getType()) == from) {
-        rewriter.setInsertionPoint(&inner);
-        Value converted = materializeElementType(
-            rewriter, inner.getLoc(), inner.getResult(0), to, false);
-        rewriter.replaceOp(&inner, converted);
-        if (Operation *def = converted.getDefiningOp())
-          madeConstants.push_back(def);
+        // Only the payload reads it: converted in place.
+        setElementTypeInPlace(rewriter, inner.getResult(0), to);
+        madeConstants.push_back(&inner);
         continue;
       }
       rewriter.modifyOpInPlace(&inner, [&] {

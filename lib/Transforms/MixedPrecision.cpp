@@ -155,6 +155,10 @@ class CastCache;
 struct ConversionListener : public RewriterBase::Listener {
   void notifyOperationInserted(Operation *op,
                                OpBuilder::InsertPoint) override {
+    // The payload of the op being rewritten (a rebuilt linalg body) goes
+    // with that op; deduplication leaves payloads alone.
+    if (trialRoot && op->getParentOp() == trialRoot)
+      return;
     if (isFloatCast(op))
       casts.insert(op);
     else if (op->getNumOperands() == 0 && op->hasTrait<OpTrait::ConstantLike>())
@@ -170,8 +174,10 @@ struct ConversionListener : public RewriterBase::Listener {
   /// Keys (getTrialKey) of the rewrites that verified.
   DenseSet<llvm::hash_code> goodTrials;
   CastCache *cache = nullptr;
-  /// Set during a trial rewrite (see rewriteVerified).
+  /// Set during a trial rewrite (see rewriteVerified): what it inserts, and
+  /// the op it rewrites.
   TrackedOps *trial = nullptr;
+  Operation *trialRoot = nullptr;
 };
 
 /// The value of a constant operand, or null (read directly from the
@@ -421,12 +427,14 @@ public:
     };
     for (Value operand : op->getOperands())
       note(operand);
-    if (op->getNumRegions() != 0) {
-      llvm::SetVector<Value> captured;
-      getUsedValuesDefinedAbove(op->getRegions(), captured);
-      for (Value value : captured)
-        note(value);
-    }
+    // Values its payload captures (noted once: noteKnown ignores repeats).
+    for (Region &region : op->getRegions())
+      region.walk([&](Operation *inner) {
+        for (Value operand : inner->getOperands())
+          if (Operation *def = operand.getDefiningOp();
+              def && !op->isAncestor(def))
+            note(operand);
+      });
   }
 
   /// Erases the casts, constants and empty tensors made here, and the
@@ -750,10 +758,15 @@ private:
 /// While alive, records in `ops` every op inserted through `listener` (a
 /// trial rewrite), so that a failed trial can take back what it made.
 struct TrialScope {
-  TrialScope(ConversionListener &listener) : listener(listener) {
+  TrialScope(ConversionListener &listener, Operation *root)
+      : listener(listener) {
     listener.trial = &ops;
+    listener.trialRoot = root;
   }
-  ~TrialScope() { listener.trial = nullptr; }
+  ~TrialScope() {
+    listener.trial = nullptr;
+    listener.trialRoot = nullptr;
+  }
   ConversionListener &listener;
   TrackedOps ops;
 };
@@ -853,7 +866,7 @@ FailureOr<Operation *> rewriteVerified(Operation *&op, RewriterBase &rewriter,
   FailureOr<Operation *> newOp = failure();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
-  TrialScope trial(listener);
+  TrialScope trial(listener, op);
   // Models fail before changing an op's regions; the verifier may refuse
   // what they made.
   bool refused = false;
