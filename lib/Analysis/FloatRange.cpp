@@ -15,6 +15,7 @@
 #include "amp/Analysis/FloatRange.h"
 
 #include "amp/Utils/CastUtils.h"
+#include "amp/Utils/LinalgUtils.h"
 #include "amp/Utils/TypeUtils.h"
 
 #include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
@@ -585,8 +586,9 @@ void RangeEvaluator::evaluateStructured(linalg::LinalgOp op,
     }
     // A reduction: the yielded value combines the running value (the init
     // argument) with a term of each iteration.
-    BlockArgument acc = op.getMatchingBlockArgument(op.getDpsInitOperand(i));
-    FloatRange init = lookup(op.getDpsInits()[i]);
+    OpOperand &initOperand = getInitOperands(op)[i];
+    BlockArgument acc = op.getMatchingBlockArgument(&initOperand);
+    FloatRange init = lookup(initOperand.get());
     Operation *combiner = yielded.getDefiningOp();
     FloatRange range = FloatRange::unbounded();
     if (combiner && combiner->getNumOperands() == 2 &&

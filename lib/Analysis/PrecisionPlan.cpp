@@ -16,6 +16,7 @@
 #include "amp/Analysis/MinCut.h"
 #include "amp/IR/AmpDialect.h"
 #include "amp/Utils/CastUtils.h"
+#include "amp/Utils/OpAttributes.h"
 #include "amp/Utils/TypeUtils.h"
 
 #include "mlir/Analysis/DataFlowFramework.h"
@@ -422,17 +423,7 @@ static void getBoundAttributes(Operation *op, SmallVectorImpl<double> &bounds) {
     if (std::isfinite(v) && std::abs(v) != flt)
       bounds.push_back(v);
   };
-  // Inherent attributes one by one: getAttrs() would build a dictionary of
-  // an op's properties, for every op checked.
-  if (std::optional<RegisteredOperationName> name = op->getRegisteredInfo()) {
-    for (StringAttr attrName : name->getAttributeNames())
-      note(op->getInherentAttr(attrName).value_or(Attribute()));
-    for (NamedAttribute attr : op->getDiscardableAttrs())
-      note(attr.getValue());
-    return;
-  }
-  for (NamedAttribute attr : op->getAttrs())
-    note(attr.getValue());
+  forEachAttribute(op, [&](StringAttr, Attribute attr) { note(attr); });
 }
 
 FloatRange PrecisionPlan::getRange(Value value) const {

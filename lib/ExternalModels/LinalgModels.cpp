@@ -22,6 +22,7 @@
 
 #include "amp/ExternalModels/ExternalModels.h"
 #include "amp/Utils/CastUtils.h"
+#include "amp/Utils/LinalgUtils.h"
 #include "amp/Utils/TypeUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -51,8 +52,13 @@ bool isMultiplyAccumulate(linalg::LinalgOp op) {
   });
   if (!hasMul)
     return false;
-  return linalg::isaContractionOpInterface(op) ||
-         linalg::isaConvolutionOpInterface(op);
+  // A contraction has two inputs and one init (checked cheaply first:
+  // linalg's own test counts them through the costly init accessor).
+  unsigned numInits = op->getNumOperands() - getFirstInitNumber(op);
+  if (numInits == 1 && getFirstInitNumber(op) == 2 &&
+      linalg::isaContractionOpInterface(op))
+    return true;
+  return linalg::isaConvolutionOpInterface(op);
 }
 
 /// True if the payload folds an init (output) block argument with an
@@ -61,7 +67,7 @@ bool isMultiplyAccumulate(linalg::LinalgOp op) {
 bool hasArithmeticReduction(linalg::LinalgOp op) {
   if (op.getNumReductionLoops() == 0)
     return false;
-  for (OpOperand &init : op.getDpsInitsMutable()) {
+  for (OpOperand &init : getInitOperands(op)) {
     BlockArgument arg = op.getMatchingBlockArgument(&init);
     if (!arg)
       continue;
@@ -100,12 +106,12 @@ struct LinalgOpModel
       return false; // Unread operands (a pooling window) only give a shape.
     // Inputs are data; an init read by the payload too, unless it is the
     // accumulator of a contraction.
-    return linalgOp.isDpsInput(&operand) || !isMultiplyAccumulate(linalgOp);
+    return !isInitOperand(linalgOp, operand) || !isMultiplyAccumulate(linalgOp);
   }
 
   bool isAccumulatorOperand(Operation *op, OpOperand &operand) const {
     auto linalgOp = cast<linalg::LinalgOp>(op);
-    return linalgOp.isDpsInit(&operand) &&
+    return isInitOperand(linalgOp, operand) &&
            hasFloatElementType(operand.get().getType()) &&
            isMultiplyAccumulate(linalgOp);
   }
@@ -156,7 +162,7 @@ struct LinalgOpModel
     // Inits the payload does not read only give their shape: they become
     // empty tensors of the new type.
     SmallVector<unsigned> shapeInits;
-    for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
+    for (OpOperand &init : getInitOperands(linalgOp)) {
       Type elt = getScalarType(operands[init.getOperandNumber()].getType());
       if (!isFloatType(elt) || elt == initType)
         continue;
@@ -189,7 +195,7 @@ struct LinalgOpModel
     rewriter.modifyOpInPlace(newOp, [&] {
       newOp->setOperands(newOperands);
       for (auto [result, init] :
-           llvm::zip(newOp->getResults(), newLinalg.getDpsInits()))
+           llvm::zip(newOp->getResults(), getInits(newLinalg)))
         result.setType(init.getType());
     });
 
@@ -214,7 +220,7 @@ struct LinalgOpModel
                              [](BlockArgument) { return true; });
       Operation *yield = payload.front().getTerminator();
       rewriter.setInsertionPoint(yield);
-      for (auto [index, init] : llvm::enumerate(newLinalg.getDpsInits())) {
+      for (auto [index, init] : llvm::enumerate(getInits(newLinalg))) {
         Value value = yield->getOperand(index);
         Type elt = getScalarType(init.getType());
         if (value.getType() == elt || !isFloatType(elt))

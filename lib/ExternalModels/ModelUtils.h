@@ -16,6 +16,7 @@
 #define AMP_LIB_EXTERNALMODELS_MODELUTILS_H
 
 #include "amp/IR/AmpInterfaces.h"
+#include "amp/Utils/OpAttributes.h"
 #include "amp/Utils/TypeUtils.h"
 
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -102,11 +103,9 @@ void rebuildNamedPayload(RewriterBase &rewriter, Operation *oldOp,
   // The attributes the region builder may read, one by one: getAttrs()
   // would build a dictionary of every property (segment sizes, maps).
   SmallVector<NamedAttribute> attrs;
-  for (StringAttr name : oldOp->getName().getAttributeNames())
-    if (std::optional<Attribute> attr = oldOp->getInherentAttr(name);
-        attr && *attr)
-      attrs.emplace_back(name, *attr);
-  llvm::append_range(attrs, oldOp->getDiscardableAttrs());
+  forEachAttribute(oldOp, [&](StringAttr name, Attribute value) {
+    attrs.emplace_back(name, value);
+  });
   OpTy::getRegionBuilder()(b, *block, attrs,
                            [&]() { return oldOp->emitError(); });
 }
