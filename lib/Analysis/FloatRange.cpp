@@ -265,7 +265,6 @@ FloatRange limitConstant(const FloatRange &range, double limit, bool isFloat) {
       range.isHiAttained() && std::abs(range.getHi()) <= limit);
 }
 
-/// The range of the values of a constant attribute.
 /// The value of a float attribute (f32 read directly: getValueAsDouble
 /// converts through APFloat).
 double getFloatValue(FloatAttr attr) {
@@ -274,6 +273,7 @@ double getFloatValue(FloatAttr attr) {
   return attr.getValueAsDouble();
 }
 
+/// The range of the values of a constant attribute.
 FloatRange getAttributeRange(Attribute attr) {
   if (auto f = dyn_cast<FloatAttr>(attr))
     return FloatRange::point(getFloatValue(f));
