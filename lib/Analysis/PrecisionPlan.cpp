@@ -185,6 +185,11 @@ void PrecisionPlan::collectOp(Operation *op) {
       });
       if (!supported || op->getNumRegions() != 0)
         info.pinned = true;
+      // Float operands it cannot retype (a memref.store into an FP32
+      // memref): whatever its color, it stays in FP32, and the sweeps must
+      // know it, or they count on 16-bit inputs the rewrite never gives it.
+      if (!supported)
+        info.keptHigh = true;
       addOp(op, std::move(info), start, data, {});
     }
     for (Region &region : op->getRegions())

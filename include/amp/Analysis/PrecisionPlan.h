@@ -211,7 +211,8 @@ private:
     uint32_t operandsBegin = 0, numData = 0, numAccumulators = 0;
     /// Set when the decision must not change in the backward sweep.
     bool pinned = false;
-    /// Decided by ranges: runs in the overflow type / stays in FP32.
+    /// Decided by ranges: runs in the overflow type / stays in FP32 (also
+    /// an unknown op with float operands it cannot retype).
     bool overflowType = false, keptHigh = false;
     /// Annotated with all three types (amp.precision with `compute`, as
     /// --amp-plan-precision writes): taken as written.
