@@ -160,6 +160,8 @@ double mlir::amp::getLargestFinite(FloatType type) {
     return 65504.0;
   if (type.isF32())
     return static_cast<double>(std::numeric_limits<float>::max());
+  if (type.isBF16())
+    return 0x1.fep127; // (2 - 2^-7) * 2^127
   return llvm::APFloat::getLargest(type.getFloatSemantics()).convertToDouble();
 }
 
@@ -381,8 +383,10 @@ private:
 };
 
 FloatRange RangeEvaluator::evaluateSingle(Operation *op) {
-  // Constants (arith.constant, tosa.const and any ConstantLike op).
-  if (op->hasTrait<OpTrait::ConstantLike>()) {
+  // Constants (arith.constant, tosa.const and any ConstantLike op, which
+  // has no operands: a cheap test before the trait lookup).
+  if (isa<arith::ConstantOp, tosa::ConstOp>(op) ||
+      (op->getNumOperands() == 0 && op->hasTrait<OpTrait::ConstantLike>())) {
     Attribute value;
     if (isa<arith::ConstantOp, tosa::ConstOp>(op))
       value = getConstantAttr(op);

@@ -163,7 +163,7 @@ void PrecisionPlan::collectOp(Operation *op) {
     return;
   }
 
-  auto iface = dyn_cast<MixedPrecisionOpInterface>(op);
+  auto iface = getMixedPrecisionInterface(op);
   SmallVector<unsigned, 4> data;
   if (!iface) {
     bool touches = readValues.size() != start.reads ||
@@ -275,7 +275,7 @@ LogicalResult PrecisionPlan::colorOps() {
     OpDecision &d = info.decision;
     if (d.reason == Reason::UnsupportedTypes)
       continue;
-    auto iface = dyn_cast<MixedPrecisionOpInterface>(op);
+    auto iface = getMixedPrecisionInterface(op);
 
     if (auto color = op->getAttrOfType<ColorAttr>(
             AmpDialect::ColorAttrHelper::getNameStr())) {
@@ -395,7 +395,7 @@ LogicalResult PrecisionPlan::assignPrecisions() {
              << " asks for accumulate " << precision.accumulate
              << " and output " << precision.output
              << "; each must be f32, f16 or bf16";
-    auto iface = dyn_cast<MixedPrecisionOpInterface>(op);
+    auto iface = getMixedPrecisionInterface(op);
     FloatType compute = attr ? attr.getComputeFloatType() : FloatType();
     if (compute && !allowed(compute))
       return op->emitError() << "amp.precision asks for compute " << compute
@@ -453,7 +453,7 @@ PrecisionPlan::checkValue(Value value, FloatType type) {
   if (rangeMap || rangeAnalysis) {
     // +-FLT_MAX is the sentinel of "lowest"/"highest" (a max-reduction's
     // init), which maps to the type's own largest value, as in constants.
-    double sentinel = getLargestFinite(Float32Type::get(value.getContext()));
+    constexpr double sentinel = std::numeric_limits<float>::max();
     auto exceeds = [&](double bound) {
       return std::abs(bound) > largest && std::abs(bound) != sentinel;
     };
@@ -550,7 +550,7 @@ void PrecisionPlan::applyRanges() {
     d.rangeType = target;
     if (d.reason == Reason::ObservedRange)
       d.rangeMargin = options.observedMargin;
-    auto iface = dyn_cast<MixedPrecisionOpInterface>(op);
+    auto iface = getMixedPrecisionInterface(op);
     bool separateOutput =
         d.color == Color::green && iface &&
         iface.getConvertedResultElementType(target, f32) != target;
@@ -739,7 +739,7 @@ void PrecisionPlan::forwardSweep() {
         continue;
       }
       Type native = target;
-      if (auto iface = dyn_cast<MixedPrecisionOpInterface>(op))
+      if (auto iface = getMixedPrecisionInterface(op))
         native = iface.getConvertedResultElementType(target, d.accumulateType);
       for (Value result : op->getResults()) {
         if (!isConvertible(result))
@@ -908,7 +908,7 @@ void PrecisionPlan::minBytesCut() {
     if (!info.decision.lowPrecision || info.overflowType)
       return kHigh;
     Type native = options.target;
-    if (auto iface = dyn_cast<MixedPrecisionOpInterface>(def))
+    if (auto iface = getMixedPrecisionInterface(def))
       native = iface.getConvertedResultElementType(
           options.target, info.decision.accumulateType);
     return native == options.target ? kLow : kHigh;
@@ -1064,6 +1064,19 @@ void PrecisionPlan::minBytesCut() {
     if (!anchored[leader]) {
       for (auto [_, member] : group)
         infos[member].decision.lowPrecision = false;
+      continue;
+    }
+    // A group that nothing in FP32 feeds or reads (a clamp between two
+    // convolutions) has no edge from the source: its cut is empty and every
+    // member runs low. Most groups of a network are of this kind.
+    bool touchesHigh = llvm::any_of(values, [&](const auto &entry) {
+      const ValueUses &use = uses[entry.second];
+      return use.producer == kHigh ||
+             llvm::is_contained(use.consumers, static_cast<int>(kHigh));
+    });
+    if (!touchesHigh) {
+      for (auto [_, member] : group)
+        infos[member].decision.lowPrecision = true;
       continue;
     }
     graph.clear();

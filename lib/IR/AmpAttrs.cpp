@@ -80,7 +80,7 @@ DefaultPolicyAttr::getColor(Operation *op) const {
     return std::nullopt;
   if (*color == Color::green && getMinMacs() > 0) {
     std::optional<int64_t> macs =
-        cast<MixedPrecisionOpInterface>(op).estimateMacs();
+        getMixedPrecisionInterface(op).estimateMacs();
     if (macs && *macs < getMinMacs())
       return ColorDecision{Color::gray, Reason::BelowThreshold};
   }
@@ -89,7 +89,7 @@ DefaultPolicyAttr::getColor(Operation *op) const {
 
 Precision DefaultPolicyAttr::getPrecision(Operation *op,
                                           FloatType target) const {
-  auto iface = dyn_cast<MixedPrecisionOpInterface>(op);
+  auto iface = getMixedPrecisionInterface(op);
   if (!iface || !iface.hasSeparateAccumulator())
     return {target, target};
   auto accumulate = dyn_cast_or_null<FloatType>(getAccumulate());

@@ -7,6 +7,7 @@
 
 #include "amp/IR/AmpInterfaces.h"
 #include "amp/IR/AmpAttrs.h"
+#include "amp/Utils/ConversionMemo.h"
 #include "amp/Utils/TypeUtils.h"
 
 #include "mlir/IR/TypeUtilities.h"
@@ -19,13 +20,11 @@ bool mlir::amp::hasFloatElementType(Type type) {
 }
 
 Type mlir::amp::withElementType(Type type, Type elementType) {
-  if (auto shaped = dyn_cast<ShapedType>(type))
-    return shaped.clone(elementType);
-  return elementType;
+  return cloneWithElementType(type, elementType);
 }
 
 std::optional<Color> mlir::amp::getDefaultColor(Operation *op) {
-  if (auto iface = dyn_cast<MixedPrecisionOpInterface>(op))
+  if (auto iface = getMixedPrecisionInterface(op))
     return iface.getDefaultColor();
   return std::nullopt;
 }
@@ -47,3 +46,23 @@ mlir::amp::detail::rewriteResultsInPlace(Operation *op, RewriterBase &rewriter,
 
 #include "amp/IR/AmpAttrInterfaces.cpp.inc"
 #include "amp/IR/AmpOpInterfaces.cpp.inc"
+
+namespace {
+/// Reaches the interface's (protected) model lookup.
+struct ModelLookup : MixedPrecisionOpInterface {
+  using MixedPrecisionOpInterface::getInterfaceFor;
+};
+} // namespace
+
+MixedPrecisionOpInterface mlir::amp::getMixedPrecisionInterface(Operation *op) {
+  ConversionMemo *memo = ConversionMemo::getActive();
+  if (!memo)
+    return dyn_cast<MixedPrecisionOpInterface>(op);
+  auto [it, inserted] = memo->opModels.try_emplace(op->getName(), nullptr);
+  if (inserted)
+    it->second = ModelLookup::getInterfaceFor(op);
+  if (!it->second)
+    return nullptr;
+  return MixedPrecisionOpInterface(
+      op, static_cast<const MixedPrecisionOpInterface::Concept *>(it->second));
+}

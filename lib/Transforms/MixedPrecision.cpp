@@ -29,6 +29,7 @@
 
 #include "amp/IR/AmpDialect.h"
 #include "amp/Utils/CastUtils.h"
+#include "amp/Utils/ConversionMemo.h"
 #include "amp/Utils/TypeUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -184,10 +185,14 @@ struct ConversionListener : public RewriterBase::Listener {
 /// constants amp knows, not through the fold hook that m_Constant calls).
 Attribute getConstantOperandValue(Value value) {
   Operation *def = value.getDefiningOp();
-  if (!def || !def->hasTrait<OpTrait::ConstantLike>())
+  if (!def)
     return {};
   if (isa<arith::ConstantOp, tosa::ConstOp>(def))
     return getConstantAttr(def);
+  // ConstantLike ops have no operands: a cheap test before the trait
+  // lookup, which searches the op's trait list.
+  if (def->getNumOperands() != 0 || !def->hasTrait<OpTrait::ConstantLike>())
+    return {};
   Attribute attr;
   (void)matchPattern(value, m_Constant(&attr));
   return attr;
@@ -276,11 +281,16 @@ void deduplicateConstants(Operation *root, const TrackedOps &constants,
 /// The number of elements of a value of `type` (a dynamic dimension counts
 /// as 1).
 int64_t getNumElements(Type type) {
-  auto shaped = dyn_cast<ShapedType>(type);
-  if (!shaped || !shaped.hasRank())
+  // Ranked tensors first: ShapedType is an interface (a lookup per call).
+  ArrayRef<int64_t> shape;
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    shape = tensor.getShape();
+  else if (auto shaped = dyn_cast<ShapedType>(type); shaped && shaped.hasRank())
+    shape = shaped.getShape();
+  else
     return 1;
   int64_t n = 1;
-  for (int64_t dim : shaped.getShape())
+  for (int64_t dim : shape)
     if (!ShapedType::isDynamic(dim))
       n *= dim;
   return n;
@@ -463,7 +473,7 @@ public:
            rematerialized.contains(def)) &&
           now(def))
         worklist.push_back(def);
-    DenseSet<Operation *> erased;
+    SmallPtrSet<Operation *, 8> erased;
     while (!worklist.empty()) {
       Operation *next = worklist.pop_back_val();
       if (erased.contains(next) || !next->use_empty())
@@ -722,8 +732,11 @@ public:
     int size = op->getPropertiesStorageSize();
     if (size == 0)
       return;
-    storage = static_cast<char *>(
-        llvm::allocate_buffer(size, alignof(std::max_align_t)));
+    // Most ops' properties fit the inline buffer: no allocation per op.
+    storage = size <= static_cast<int>(sizeof(inlineStorage))
+                  ? inlineStorage
+                  : static_cast<char *>(llvm::allocate_buffer(
+                        size, alignof(std::max_align_t)));
     op->getName().initOpProperties(OpaqueProperties(storage),
                                    op->getPropertiesStorage());
   }
@@ -731,8 +744,9 @@ public:
     if (!storage)
       return;
     op->getName().destroyOpProperties(OpaqueProperties(storage));
-    llvm::deallocate_buffer(storage, op->getPropertiesStorageSize(),
-                            alignof(std::max_align_t));
+    if (storage != inlineStorage)
+      llvm::deallocate_buffer(storage, op->getPropertiesStorageSize(),
+                              alignof(std::max_align_t));
   }
   AttributeSnapshot(const AttributeSnapshot &) = delete;
   AttributeSnapshot &operator=(const AttributeSnapshot &) = delete;
@@ -753,6 +767,7 @@ private:
   Operation *op;
   DictionaryAttr discardable;
   char *storage = nullptr;
+  alignas(std::max_align_t) char inlineStorage[128];
 };
 
 /// While alive, records in `ops` every op inserted through `listener` (a
@@ -858,7 +873,7 @@ FailureOr<Operation *> rewriteVerified(Operation *&op, RewriterBase &rewriter,
   llvm::hash_code trialKey = getTrialKey(op, operands, decision);
   bool knownGood = listener.goodTrials.contains(trialKey);
   Operation *backup = nullptr;
-  auto iface = dyn_cast<MixedPrecisionOpInterface>(op);
+  auto iface = getMixedPrecisionInterface(op);
   if (iface && op->getNumRegions() != 0 && !knownGood)
     backup = op->clone();
 
@@ -941,7 +956,7 @@ bool isAlreadyConverted(Operation *op, ValueRange operands,
   if (!llvm::equal(op->getOperands(), operands))
     return false;
   Type native = decision.computeType;
-  if (auto iface = dyn_cast<MixedPrecisionOpInterface>(op))
+  if (auto iface = getMixedPrecisionInterface(op))
     native = iface.getConvertedResultElementType(decision.computeType,
                                                  decision.accumulateType);
   return llvm::all_of(op->getResultTypes(), [&](Type type) {
@@ -991,6 +1006,10 @@ std::string getFunctionName(Operation *root) {
 LogicalResult mlir::amp::convertToMixedPrecision(
     Operation *root, const MixedPrecisionOptions &options,
     FunctionConversion *result, ArrayRef<Operation *> disposableCasts) {
+  // A layer's bounds, zero points and activation types are converted once
+  // per function, not once per layer.
+  ConversionMemo memo;
+  ConversionMemo::Scope memoScope(memo);
   PrecisionPlan plan(root, options);
   if (failed(plan.run()))
     return failure();
@@ -1072,13 +1091,12 @@ LogicalResult mlir::amp::convertToMixedPrecision(
       list = list.drop_front();
     }
     // Constant zero points take the compute type too.
-    if (auto iface = dyn_cast<MixedPrecisionOpInterface>(op)) {
+    if (auto iface = getMixedPrecisionInterface(op)) {
       size_t numReads = reads.size();
       for (OpOperand &operand : op->getOpOperands())
-        if (Operation *def = operand.get().getDefiningOp();
-            def && isFloatConstant(def) &&
-            getScalarType(operand.get()).isF32() &&
-            iface.isZeroPointOperand(operand))
+        if (getScalarType(operand.get()).isF32() &&
+            iface.isZeroPointOperand(operand) &&
+            isFloatConstant(operand.get().getDefiningOp()))
           reads.push_back({operand.getOperandNumber(), decision.computeType});
       if (reads.size() != numReads)
         llvm::sort(reads, llvm::less_first());

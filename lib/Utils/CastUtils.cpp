@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Utils/CastUtils.h"
+#include "amp/Utils/ConversionMemo.h"
 #include "amp/Utils/FloatConversion.h"
 #include "amp/Utils/TypeUtils.h"
 
@@ -19,13 +20,9 @@
 using namespace mlir;
 using namespace mlir::amp;
 
-static Type withElement(Type type, Type elementType) {
-  if (auto shaped = dyn_cast<ShapedType>(type))
-    return shaped.clone(elementType);
-  return elementType;
-}
-
 bool mlir::amp::isCastableFloatType(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return isFloatType(tensor.getElementType());
   if (isFloatType(type))
     return true;
   // arith and tosa casts need ranked tensors.
@@ -89,7 +86,7 @@ bool mlir::amp::isRematerializable(Operation *op) {
 Value mlir::amp::createFloatCast(OpBuilder &b, Location loc, Value value,
                                  Type elementType, bool preferTosa) {
   Type sourceElt = getScalarType(value.getType());
-  Type resultType = withElement(value.getType(), elementType);
+  Type resultType = cloneWithElementType(value.getType(), elementType);
   if (sourceElt == elementType)
     return value;
   if (preferTosa && isa<RankedTensorType>(value.getType()))
@@ -249,7 +246,7 @@ Value mlir::amp::createElementTypeCast(OpBuilder &b, Location loc, Value value,
   Type sourceElt = getScalarType(value.getType());
   if (sourceElt == elementType)
     return value;
-  Type resultType = withElement(value.getType(), elementType);
+  Type resultType = cloneWithElementType(value.getType(), elementType);
   if (preferTosa && isa<RankedTensorType>(value.getType()))
     return tosa::CastOp::create(b, loc, resultType, value);
   auto sourceFloat = dyn_cast<FloatType>(sourceElt);

@@ -14,6 +14,7 @@
 
 #include "amp/Utils/FloatConversion.h"
 
+#include "amp/Utils/ConversionMemo.h"
 #include "amp/Utils/TypeUtils.h"
 
 #include "mlir/IR/AsmState.h"
@@ -280,6 +281,10 @@ void forEachValue(Attribute attr, F32Fn onF32, APFloatFn onAPFloat) {
 bool mlir::amp::isConvertibleFloatConstant(Attribute attr) {
   if (isa_and_nonnull<FloatAttr>(attr))
     return true;
+  // Dense tensors first, without the ShapedType interface call.
+  if (auto dense = dyn_cast_or_null<DenseIntOrFPElementsAttr>(attr))
+    if (auto tensor = dyn_cast<RankedTensorType>(dense.getType()))
+      return isFloatType(tensor.getElementType());
   if (auto dense = dyn_cast_or_null<DenseElementsAttr>(attr))
     return isFloatType(dense.getElementType());
   return getResourceData(attr).has_value();
@@ -297,16 +302,7 @@ static Type getSourceElementType(Attribute attr) {
   return {};
 }
 
-/// `type` with element type `elementType` (ranked tensors without the
-/// ShapedType interface).
-static ShapedType cloneWithElementType(ShapedType type, Type elementType) {
-  if (auto tensor = dyn_cast<RankedTensorType>(type))
-    return RankedTensorType::get(tensor.getShape(), elementType,
-                                 tensor.getEncoding());
-  return type.clone(elementType);
-}
-
-RangeSummary mlir::amp::checkFloatRange(Attribute attr, FloatType target) {
+static RangeSummary computeFloatRange(Attribute attr, FloatType target) {
   Tally tally(getWeight(attr), target, hasSeveralValues(attr));
   FastConverter fast = getFastConverter(getSourceElementType(attr), target);
   forEachValue(
@@ -330,12 +326,18 @@ RangeSummary mlir::amp::checkFloatRange(Attribute attr, FloatType target) {
   return summary;
 }
 
-TypedAttr mlir::amp::convertFloatConstant(Attribute attr, FloatType target,
-                                          RangeSummary *summary) {
-  if (!isConvertibleFloatConstant(attr))
-    return {};
-  RangeSummary local;
-  RangeSummary &sum = summary ? *summary : local;
+RangeSummary mlir::amp::checkFloatRange(Attribute attr, FloatType target) {
+  ConversionMemo *memo = ConversionMemo::getActive();
+  if (!memo)
+    return computeFloatRange(attr, target);
+  auto [it, inserted] = memo->ranges.try_emplace({attr, target});
+  if (inserted)
+    it->second = computeFloatRange(attr, target);
+  return it->second;
+}
+
+static TypedAttr computeFloatConstant(Attribute attr, FloatType target,
+                                      RangeSummary &sum) {
   Tally tally(getWeight(attr), target, hasSeveralValues(attr));
   Type sourceElt = getSourceElementType(attr);
   FastConverter fast = getFastConverter(sourceElt, target);
@@ -380,7 +382,7 @@ TypedAttr mlir::amp::convertFloatConstant(Attribute attr, FloatType target,
   auto dense = dyn_cast<DenseElementsAttr>(attr);
   auto shaped = dense ? dense.getType()
                       : cast<ShapedType>(cast<TypedAttr>(attr).getType());
-  ShapedType newType = cloneWithElementType(shaped, target);
+  auto newType = cast<ShapedType>(cloneWithElementType(shaped, target));
   if (isa<DenseResourceElementsAttr>(attr)) {
     auto resource = cast<DenseResourceElementsAttr>(attr);
     std::string name = (resource.getRawHandle().getKey() + "_" +
@@ -404,6 +406,28 @@ TypedAttr mlir::amp::convertFloatConstant(Attribute attr, FloatType target,
   if (values.size() == 1)
     return DenseElementsAttr::get(newType, values.front());
   return DenseElementsAttr::get(newType, values);
+}
+
+TypedAttr mlir::amp::convertFloatConstant(Attribute attr, FloatType target,
+                                          RangeSummary *summary) {
+  if (!isConvertibleFloatConstant(attr))
+    return {};
+  RangeSummary local;
+  RangeSummary &sum = summary ? *summary : local;
+  // A dense_resource result is a new blob each time (under its own name):
+  // not shared.
+  ConversionMemo *memo = ConversionMemo::getActive();
+  if (!memo || isa<DenseResourceElementsAttr>(attr))
+    return computeFloatConstant(attr, target, sum);
+  auto [it, inserted] = memo->constants.try_emplace({attr, target});
+  if (inserted) {
+    RangeSummary found;
+    TypedAttr value = computeFloatConstant(attr, target, found);
+    it = memo->constants.find({attr, target});
+    it->second = {value, found};
+  }
+  sum.merge(it->second.summary);
+  return it->second.value;
 }
 
 /// `value` as a signed integer of `width` bits: rounded, saturated, NaN 0.

@@ -64,4 +64,13 @@ FailureOr<Operation *> rewriteResultsInPlace(Operation *op,
 #include "amp/IR/AmpAttrInterfaces.h.inc"
 #include "amp/IR/AmpOpInterfaces.h.inc"
 
+namespace mlir {
+namespace amp {
+/// `dyn_cast<MixedPrecisionOpInterface>(op)`. Inside a ConversionMemo scope
+/// the model is looked up once per op name (an interface lookup searches the
+/// op's interface map, then its dialect's, on every call).
+MixedPrecisionOpInterface getMixedPrecisionInterface(Operation *op);
+} // namespace amp
+} // namespace mlir
+
 #endif // AMP_IR_AMPINTERFACES_H
