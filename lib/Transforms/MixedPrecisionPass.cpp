@@ -21,6 +21,7 @@
 #include "amp/Analysis/ObservedRanges.h"
 #include "amp/Transforms/MixedPrecision.h"
 #include "amp/Utils/CastUtils.h"
+#include "amp/Utils/ConversionMemo.h"
 #include "amp/Utils/OpNames.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -656,6 +657,8 @@ void AmpPlanPrecisionPass::runOnOperation() {
   LogicalResult planned = failableParallelForEach(
       &getContext(), llvm::seq<size_t>(0, functions.size()), [&](size_t i) {
         diagHandler.setOrderIDForThread(i);
+        ConversionMemo memo;
+        ConversionMemo::Scope memoScope(memo);
         PrecisionPlan plan(functions[i], options[i]);
         LogicalResult result = plan.run();
         if (succeeded(result))
