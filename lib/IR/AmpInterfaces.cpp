@@ -58,11 +58,12 @@ MixedPrecisionOpInterface mlir::amp::getMixedPrecisionInterface(Operation *op) {
   ConversionMemo *memo = ConversionMemo::getActive();
   if (!memo)
     return dyn_cast<MixedPrecisionOpInterface>(op);
-  auto [it, inserted] = memo->opModels.try_emplace(op->getName(), nullptr);
-  if (inserted)
-    it->second = ModelLookup::getInterfaceFor(op);
-  if (!it->second)
+  const void *model =
+      ConversionMemo::getOrCompute(memo->opModels, op->getName(), [&] {
+        return static_cast<const void *>(ModelLookup::getInterfaceFor(op));
+      });
+  if (!model)
     return nullptr;
   return MixedPrecisionOpInterface(
-      op, static_cast<const MixedPrecisionOpInterface::Concept *>(it->second));
+      op, static_cast<const MixedPrecisionOpInterface::Concept *>(model));
 }

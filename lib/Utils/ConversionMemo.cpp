@@ -34,8 +34,7 @@ Type mlir::amp::cloneWithElementType(Type type, Type elementType) {
   ConversionMemo *memo = ConversionMemo::getActive();
   if (!memo)
     return buildWithElementType(type, elementType);
-  auto [it, inserted] = memo->types.try_emplace({type, elementType});
-  if (inserted)
-    it->second = buildWithElementType(type, elementType);
-  return it->second;
+  return ConversionMemo::getOrCompute(
+      memo->types, std::make_pair(type, elementType),
+      [&] { return buildWithElementType(type, elementType); });
 }

@@ -330,10 +330,9 @@ RangeSummary mlir::amp::checkFloatRange(Attribute attr, FloatType target) {
   ConversionMemo *memo = ConversionMemo::getActive();
   if (!memo)
     return computeFloatRange(attr, target);
-  auto [it, inserted] = memo->ranges.try_emplace({attr, target});
-  if (inserted)
-    it->second = computeFloatRange(attr, target);
-  return it->second;
+  return ConversionMemo::getOrCompute(
+      memo->ranges, std::make_pair(attr, Type(target)),
+      [&] { return computeFloatRange(attr, target); });
 }
 
 static TypedAttr computeFloatConstant(Attribute attr, FloatType target,
@@ -419,15 +418,14 @@ TypedAttr mlir::amp::convertFloatConstant(Attribute attr, FloatType target,
   ConversionMemo *memo = ConversionMemo::getActive();
   if (!memo || isa<DenseResourceElementsAttr>(attr))
     return computeFloatConstant(attr, target, sum);
-  auto [it, inserted] = memo->constants.try_emplace({attr, target});
-  if (inserted) {
-    RangeSummary found;
-    TypedAttr value = computeFloatConstant(attr, target, found);
-    it = memo->constants.find({attr, target});
-    it->second = {value, found};
-  }
-  sum.merge(it->second.summary);
-  return it->second.value;
+  const ConversionMemo::Constant &entry = ConversionMemo::getOrCompute(
+      memo->constants, std::make_pair(attr, Type(target)), [&] {
+        ConversionMemo::Constant made;
+        made.value = computeFloatConstant(attr, target, made.summary);
+        return made;
+      });
+  sum.merge(entry.summary);
+  return entry.value;
 }
 
 /// `value` as a signed integer of `width` bits: rounded, saturated, NaN 0.

@@ -52,6 +52,17 @@ public:
   /// The memo of the innermost live scope on this thread, or null.
   static ConversionMemo *getActive();
 
+  /// The entry of `map` for `key`, made by `compute` the first time it is
+  /// asked for (`compute` may use the memo's other tables).
+  template <typename Map, typename Key, typename Compute>
+  static typename Map::mapped_type &getOrCompute(Map &map, const Key &key,
+                                                 Compute compute) {
+    if (auto it = map.find(key); it != map.end())
+      return it->second;
+    auto value = compute();
+    return map.try_emplace(key, std::move(value)).first->second;
+  }
+
   /// A converted constant and what converting it found.
   struct Constant {
     TypedAttr value;
