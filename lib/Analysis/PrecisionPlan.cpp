@@ -1034,12 +1034,20 @@ void PrecisionPlan::minBytesCut() {
          llvm::is_contained(use.consumers, static_cast<int>(kLow))))
       anchored[leader] = true;
   }
-  auto byLeader = [](const std::pair<unsigned, unsigned> &a,
-                     const std::pair<unsigned, unsigned> &b) {
-    return a.first < b.first;
+  // Leaders are op indices: a counting sort, stable and linear.
+  auto sortByLeader = [&](SmallVectorImpl<std::pair<unsigned, unsigned>> &list) {
+    SmallVector<unsigned, 0> start(ops.size() + 1, 0);
+    for (const auto &entry : list)
+      ++start[entry.first + 1];
+    for (size_t i = 1; i < start.size(); ++i)
+      start[i] += start[i - 1];
+    SmallVector<std::pair<unsigned, unsigned>, 0> sorted(list.size());
+    for (const auto &entry : list)
+      sorted[start[entry.first]++] = entry;
+    list = std::move(sorted);
   };
-  llvm::stable_sort(membersByLeader, byLeader);
-  llvm::stable_sort(valuesByLeader, byLeader);
+  sortByLeader(membersByLeader);
+  sortByLeader(valuesByLeader);
 
   MinCutGraph graph;
   std::vector<unsigned> nodeOf(ops.size());

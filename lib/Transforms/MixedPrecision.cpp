@@ -147,6 +147,87 @@ private:
   DenseMap<Operation *, size_t> index;
 };
 
+/// The ops the cast cache tracks, in three insertion-ordered lists (as
+/// TrackedOps), and every op forget() must look at, behind one hash lookup
+/// per op: the cache asks, for each input of each op it converts, which
+/// lists hold it.
+class TrackedLists {
+public:
+  enum List : unsigned {
+    /// Casts made here (views and casts of operands).
+    OwnCasts,
+    /// Constants and empty tensors made here or converted in place.
+    Created,
+    /// Constants and empty tensors read by converted ops: candidates of
+    /// eraseDead.
+    Rematerialized,
+    NumLists
+  };
+  /// Which lists hold an op.
+  struct Membership {
+    bool in(List list) const { return mask & (1u << list); }
+    bool any() const { return mask != 0; }
+    unsigned mask = 0;
+  };
+
+  Membership get(Operation *op) const {
+    auto it = entries.find(op);
+    if (it == entries.end())
+      return {};
+    return {it->second.mask};
+  }
+  bool contains(List list, Operation *op) const { return get(op).in(list); }
+  /// Adds `op` to `list` (once).
+  void insert(List list, Operation *op) {
+    Entry &entry = entries[op];
+    if (entry.mask & (1u << list))
+      return;
+    entry.mask |= 1u << list;
+    entry.slot[list] = ops[list].size();
+    ops[list].push_back(op);
+  }
+  /// Remembers `op` without a list: forget() looks at it.
+  void markKnown(Operation *op) { entries.try_emplace(op); }
+  /// Takes `op` out of `list` (its slot becomes null).
+  void remove(List list, Operation *op) {
+    auto it = entries.find(op);
+    if (it == entries.end() || !(it->second.mask & (1u << list)))
+      return;
+    ops[list][it->second.slot[list]] = nullptr;
+    it->second.mask &= ~(1u << list);
+  }
+  /// Takes `op` out of every list and forgets it; false if it was unknown.
+  bool forget(Operation *op) {
+    auto it = entries.find(op);
+    if (it == entries.end())
+      return false;
+    for (unsigned list = 0; list < NumLists; ++list)
+      if (it->second.mask & (1u << list))
+        ops[list][it->second.slot[list]] = nullptr;
+    entries.erase(it);
+    return true;
+  }
+  /// Slots of `list` in insertion order; a removed op leaves a null slot.
+  size_t slots(List list) const { return ops[list].size(); }
+  Operation *at(List list, size_t i) const { return ops[list][i]; }
+  /// The ops of `list`, in insertion order.
+  SmallVector<Operation *> live(List list) const {
+    SmallVector<Operation *> result;
+    for (Operation *op : ops[list])
+      if (op)
+        result.push_back(op);
+    return result;
+  }
+
+private:
+  struct Entry {
+    unsigned mask = 0;
+    uint32_t slot[NumLists] = {};
+  };
+  DenseMap<Operation *, Entry> entries;
+  SmallVector<Operation *> ops[NumLists];
+};
+
 class CastCache;
 
 /// Sees every op the conversion inserts and erases: records the float casts
@@ -301,6 +382,11 @@ bool isTosaOp(Operation *op) {
 }
 
 class CastCache {
+  static constexpr TrackedLists::List OwnCasts = TrackedLists::OwnCasts;
+  static constexpr TrackedLists::List Created = TrackedLists::Created;
+  static constexpr TrackedLists::List Rematerialized =
+      TrackedLists::Rematerialized;
+
 public:
   explicit CastCache(RewriterBase &rewriter) : rewriter(rewriter) {}
 
@@ -316,10 +402,10 @@ public:
     // back to its source rather than making a round trip.
     if (Value source = getFloatCastSource(def))
       if (getScalarType(source.getType()) == elementType &&
-          (ownCasts.contains(def) || isWidening(def))) {
+          (tracked.contains(OwnCasts, def) || isWidening(def))) {
         // The function's own widening may lose its last user: a candidate
         // of eraseDead, like the ops made here.
-        if (!ownCasts.contains(def))
+        if (!tracked.contains(OwnCasts, def))
           release(def);
         return source;
       }
@@ -342,13 +428,13 @@ public:
     if (isRematerializable(def)) {
       result = materializeElementType(rewriter, loc, value, elementType,
                                       /*preferTosa=*/false);
-      noteKnown(rematerialized, def);
-      noteKnown(created, result.getDefiningOp());
+      tracked.insert(Rematerialized, def);
+      tracked.insert(Created, result.getDefiningOp());
     } else {
       // tosa.cast in TOSA code: a TOSA producer or a TOSA consumer.
       bool preferTosa = isTosaOp(def) || isTosaOp(consumer);
       result = createFloatCast(rewriter, loc, value, elementType, preferTosa);
-      noteKnown(ownCasts, result.getDefiningOp());
+      tracked.insert(OwnCasts, result.getDefiningOp());
     }
     if (!def)
       lastArgumentCast[cast<BlockArgument>(value).getOwner()] =
@@ -391,7 +477,7 @@ public:
                                               : getConstantValue(def),
                     value.getType()});
     setElementTypeInPlace(rewriter, value, cast<FloatType>(elementType));
-    noteKnown(created, def);
+    tracked.insert(Created, def);
   }
 
   /// Takes back convertInPlace (the consumer's rewrite failed).
@@ -403,7 +489,7 @@ public:
         rewriter.modifyOpInPlace(entry.op, [&] {
           entry.op->getResult(0).setType(entry.oldType);
         });
-      created.forget(entry.op);
+      tracked.remove(Created, entry.op);
     }
   }
 
@@ -423,7 +509,7 @@ public:
     rewriter.setInsertionPointAfter(def);
     Value view = createFloatCast(rewriter, def->getLoc(), value, elementType,
                                  isTosaOp(def));
-    noteKnown(ownCasts, view.getDefiningOp());
+    tracked.insert(OwnCasts, view.getDefiningOp());
     record(value, view);
     return view;
   }
@@ -433,11 +519,11 @@ public:
   void noteInputsOf(Operation *op) {
     auto note = [&](Value value) {
       if (Operation *def = value.getDefiningOp(); isRematerializable(def))
-        noteKnown(rematerialized, def);
+        tracked.insert(Rematerialized, def);
     };
     for (Value operand : op->getOperands())
       note(operand);
-    // Values its payload captures (noted once: noteKnown ignores repeats).
+    // Values its payload captures (noted once: insert ignores repeats).
     for (Region &region : op->getRegions())
       region.walk([&](Operation *inner) {
         for (Value operand : inner->getOperands())
@@ -463,15 +549,13 @@ public:
   /// created meanwhile, so `erased` cannot confuse a new op with an erased
   /// one.
   void eraseDeadInputs(ArrayRef<Operation *> defs) {
-    auto now = [&](Operation *op) {
-      return ownCasts.contains(op) || created.contains(op) ||
-             isFloatConstant(op);
+    auto now = [&](Operation *op, TrackedLists::Membership member) {
+      return member.in(OwnCasts) || member.in(Created) || isFloatConstant(op);
     };
     SmallVector<Operation *> worklist;
     for (Operation *def : defs)
-      if ((ownCasts.contains(def) || created.contains(def) ||
-           rematerialized.contains(def)) &&
-          now(def))
+      if (TrackedLists::Membership member = tracked.get(def);
+          member.any() && now(def, member))
         worklist.push_back(def);
     SmallPtrSet<Operation *, 8> erased;
     while (!worklist.empty()) {
@@ -483,10 +567,10 @@ public:
         Operation *def = operand.getDefiningOp();
         if (!def)
           continue;
-        if (now(def))
+        if (now(def, tracked.get(def)))
           inputs.insert(def);
         else if (isRematerializable(def))
-          noteKnown(rematerialized, def); // For eraseDead.
+          tracked.insert(Rematerialized, def); // For eraseDead.
       }
       erased.insert(next);
       rewriter.eraseOp(next);
@@ -512,7 +596,8 @@ public:
         // the conversion too (a truncf whose only user was a bypassed extf).
         for (Value operand : next->getOperands())
           if (Operation *def = operand.getDefiningOp();
-              def && (ownCasts.contains(def) || isRematerializable(def) ||
+              def && (tracked.contains(OwnCasts, def) ||
+                      isRematerializable(def) ||
                       isFloatCast(def)))
             defs.insert(def);
         erased.insert(next);
@@ -520,9 +605,9 @@ public:
         worklist.append(defs.begin(), defs.end());
       }
     };
-    for (TrackedOps *list : {&ownCasts, &created, &rematerialized})
-      for (size_t i = list->slots(); i-- > 0;)
-        if (Operation *op = (*list)[i])
+    for (TrackedLists::List list : {OwnCasts, Created, Rematerialized})
+      for (size_t i = tracked.slots(list); i-- > 0;)
+        if (Operation *op = tracked.at(list, i))
           eraseIfDead(op);
   }
 
@@ -534,8 +619,8 @@ public:
   /// Reverse creation order: a cast that feeds another (f16 <-> bf16 through
   /// f32) follows it in.
   void sinkIntoBranches() {
-    for (size_t i = ownCasts.slots(); i-- > 0;)
-      if (Operation *castOp = ownCasts[i])
+    for (size_t i = tracked.slots(OwnCasts); i-- > 0;)
+      if (Operation *castOp = tracked.at(OwnCasts, i))
         while (Region *region = getSinkRegion(castOp))
           castOp->moveBefore(&region->front(), region->front().begin());
   }
@@ -545,8 +630,8 @@ public:
   /// type (the user's own truncf or tosa.cast, now a round trip) read the new
   /// result itself instead.
   void foldRoundTrips() {
-    for (size_t i = 0; i < ownCasts.slots(); ++i) {
-      Operation *view = ownCasts[i];
+    for (size_t i = 0; i < tracked.slots(OwnCasts); ++i) {
+      Operation *view = tracked.at(OwnCasts, i);
       if (!view || !isWidening(view))
         continue;
       Value low = view->getOperand(0);
@@ -559,18 +644,15 @@ public:
   }
 
   /// Makes `op` a candidate of eraseDead.
-  void release(Operation *op) { noteKnown(rematerialized, op); }
+  void release(Operation *op) { tracked.insert(Rematerialized, op); }
 
   /// Forgets `op`, which is being erased, and the cache entries of its
   /// results.
   void forget(Operation *op) {
     // Most erased ops (payloads, rewritten originals) are unknown here: one
     // lookup decides.
-    if (!known.erase(op))
+    if (!tracked.forget(op))
       return;
-    ownCasts.forget(op);
-    created.forget(op);
-    rematerialized.forget(op);
     if (Block *block = op->getBlock()) {
       auto last = lastArgumentCast.find(block);
       if (last != lastArgumentCast.end() && last->second == op)
@@ -594,7 +676,7 @@ public:
   /// The bytes the live casts read and write.
   int64_t countLiveCastBytes() const {
     int64_t bytes = 0;
-    for (Operation *op : ownCasts.live())
+    for (Operation *op : tracked.live(OwnCasts))
       if (!op->use_empty())
         bytes += getNumElements(op->getResult(0).getType()) *
                  (getScalarType(op->getOperand(0).getType())
@@ -606,11 +688,11 @@ public:
   }
 
   int64_t countLiveCasts() const {
-    return llvm::count_if(ownCasts.live(),
+    return llvm::count_if(tracked.live(OwnCasts),
                           [](Operation *op) { return !op->use_empty(); });
   }
   int64_t countLiveConstants() const {
-    return llvm::count_if(created.live(), isFloatConstant);
+    return llvm::count_if(tracked.live(Created), isFloatConstant);
   }
 
 private:
@@ -648,18 +730,13 @@ private:
     return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth();
   }
 
-  /// Adds `op` to `list`, and to the ops forget() must look at.
-  void noteKnown(TrackedOps &list, Operation *op) {
-    list.insert(op);
-    known.insert(op);
-  }
-
   void record(Value original, Value converted) {
     for (Value value : {original, converted})
       if (Operation *def = value.getDefiningOp())
-        known.insert(def);
+        tracked.markKnown(def);
       else
-        known.insert(cast<BlockArgument>(value).getOwner()->getParentOp());
+        tracked.markKnown(
+            cast<BlockArgument>(value).getOwner()->getParentOp());
     Type originalType = getScalarType(original.getType());
     Type convertedType = getScalarType(converted.getType());
     cache[{original, convertedType}] = converted;
@@ -675,12 +752,10 @@ private:
   DenseMap<std::pair<Value, Type>, Value> cache;
   /// The element types used in keys of `cache` (a handful).
   SmallVector<Type, 4> keyTypes;
-  /// Every op in the lists below, or defining a value of `cache`, or the
-  /// last cast of arguments of a block.
-  DenseSet<Operation *> known;
-  TrackedOps ownCasts;
-  TrackedOps created;
-  TrackedOps rematerialized;
+  /// The casts made here, the ops created or converted in place, the
+  /// rematerializable inputs of converted ops, and every op defining a value
+  /// of `cache` or the last cast of arguments of a block.
+  TrackedLists tracked;
   DenseMap<Block *, Operation *> lastArgumentCast;
 };
 
@@ -799,7 +874,7 @@ void describeOperand(Value value, SmallVectorImpl<size_t> &words) {
 /// describeOperand, or, for a value defined inside the op being described,
 /// as the position of its definition in `local`) and its regions, recursively.
 void describeOp(Operation *op, llvm::SmallDenseMap<Value, unsigned, 16> &local,
-                SmallVectorImpl<size_t> &words) {
+                SmallVectorImpl<size_t> &words, bool nested = false) {
   auto define = [&](Value value) {
     local.try_emplace(value, local.size());
     words.push_back(
@@ -819,16 +894,23 @@ void describeOp(Operation *op, llvm::SmallDenseMap<Value, unsigned, 16> &local,
       describeOperand(operand, words);
     }
   }
-  for (Value result : op->getResults())
-    define(result);
+  // The results of the op described are used outside it only: no operand
+  // inside refers to them, and they take no number.
+  for (Value result : op->getResults()) {
+    if (nested)
+      define(result);
+    else
+      words.push_back(
+          reinterpret_cast<size_t>(result.getType().getAsOpaquePointer()));
+  }
   for (Region &region : op->getRegions()) {
     words.push_back(region.getBlocks().size());
     for (Block &block : region) {
       words.push_back(block.getNumArguments());
       for (BlockArgument arg : block.getArguments())
         define(arg);
-      for (Operation &nested : block)
-        describeOp(&nested, local, words);
+      for (Operation &inner : block)
+        describeOp(&inner, local, words, /*nested=*/true);
     }
   }
 }
