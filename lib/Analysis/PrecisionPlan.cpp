@@ -16,7 +16,6 @@
 #include "amp/Analysis/MinCut.h"
 #include "amp/IR/AmpDialect.h"
 #include "amp/Utils/CastUtils.h"
-#include "amp/Utils/OpAttributes.h"
 #include "amp/Utils/TypeUtils.h"
 
 #include "mlir/Analysis/DataFlowFramework.h"
@@ -419,16 +418,22 @@ LogicalResult PrecisionPlan::assignPrecisions() {
 /// like): FP32 values other than +-FLT_MAX and infinities, which stand for
 /// "no bound" and map to the target's own largest value.
 static void getBoundAttributes(Operation *op, SmallVectorImpl<double> &bounds) {
+  // The op's model says which attributes are floats (reading each inherent
+  // attribute by name is most of the cost); an op without one is read in
+  // full.
+  SmallVector<FloatAttr, 4> attrs;
+  if (auto iface = getMixedPrecisionInterface(op))
+    iface.getFloatAttributes(attrs);
+  else
+    amp::detail::getFloatAttributes(op, attrs);
   double flt = getLargestFinite(Float32Type::get(op->getContext()));
-  auto note = [&](Attribute attr) {
-    auto value = dyn_cast_or_null<FloatAttr>(attr);
-    if (!value || !value.getType().isF32())
-      return;
+  for (FloatAttr value : attrs) {
+    if (!value.getType().isF32())
+      continue;
     double v = value.getValue().convertToFloat();
     if (std::isfinite(v) && std::abs(v) != flt)
       bounds.push_back(v);
-  };
-  forEachAttribute(op, [&](StringAttr, Attribute attr) { note(attr); });
+  }
 }
 
 FloatRange PrecisionPlan::getRange(Value value) const {

@@ -29,11 +29,20 @@ namespace models {
 
 /// Model of an op whose color is fixed and whose default rewrite (update the
 /// result types in place) is correct: elementwise ops and data movement.
-template <typename OpTy, Color kColor>
+/// With kNoFloatAttributes, the op has no inherent float attribute: its
+/// float attributes are its discardable ones (see getFloatAttributes).
+template <typename OpTy, Color kColor, bool kNoFloatAttributes = false>
 struct ElementwiseModel
     : public MixedPrecisionOpInterface::ExternalModel<
-          ElementwiseModel<OpTy, kColor>, OpTy> {
+          ElementwiseModel<OpTy, kColor, kNoFloatAttributes>, OpTy> {
   Color getDefaultColor(Operation *) const { return kColor; }
+  void getFloatAttributes(Operation *op,
+                          SmallVectorImpl<FloatAttr> &attrs) const {
+    if constexpr (kNoFloatAttributes)
+      amp::detail::getDiscardableFloatAttributes(op, attrs);
+    else
+      amp::detail::getFloatAttributes(op, attrs);
+  }
 };
 
 /// Model of an op that only reads the shape of its float operands (tensor.dim,
@@ -51,6 +60,16 @@ struct ShapeOnlyModel
 template <Color kColor, typename... OpTys>
 void attachElementwiseModels(MLIRContext *ctx) {
   (OpTys::template attachInterface<ElementwiseModel<OpTys, kColor>>(*ctx),
+   ...);
+}
+
+/// As attachElementwiseModels, for ops none of whose inherent attributes is
+/// a float (checked against their ODS definitions): the plan need not read
+/// their attributes one by one to find bounds.
+template <Color kColor, typename... OpTys>
+void attachElementwiseModelsWithoutFloatAttributes(MLIRContext *ctx) {
+  (OpTys::template attachInterface<
+       ElementwiseModel<OpTys, kColor, /*kNoFloatAttributes=*/true>>(*ctx),
    ...);
 }
 

@@ -16,6 +16,10 @@
 // tosa.const and float-to-float tosa.cast have no model: constants are folded
 // and casts are recognized by the pass itself.
 //
+// Of the TOSA ops amp models, only tosa.clamp has float attributes (its
+// bounds; checked against TosaOps.td of LLVM 22): the other models report
+// only discardable ones (getFloatAttributes).
+//
 //===----------------------------------------------------------------------===//
 
 #include "ModelUtils.h"
@@ -84,6 +88,10 @@ struct ZeroPointModel
     : public MixedPrecisionOpInterface::ExternalModel<
           ZeroPointModel<OpTy, kColor, kNumData>, OpTy> {
   Color getDefaultColor(Operation *) const { return kColor; }
+  void getFloatAttributes(Operation *op,
+                          SmallVectorImpl<FloatAttr> &attrs) const {
+    amp::detail::getDiscardableFloatAttributes(op, attrs);
+  }
 
   bool isDataOperand(Operation *, OpOperand &operand) const {
     return operand.getOperandNumber() < kNumData &&
@@ -111,6 +119,10 @@ template <typename OpTy>
 struct ConvModel
     : public MixedPrecisionOpInterface::ExternalModel<ConvModel<OpTy>, OpTy> {
   Color getDefaultColor(Operation *) const { return Color::green; }
+  void getFloatAttributes(Operation *op,
+                          SmallVectorImpl<FloatAttr> &attrs) const {
+    amp::detail::getDiscardableFloatAttributes(op, attrs);
+  }
 
   bool isDataOperand(Operation *, OpOperand &operand) const {
     return operand.getOperandNumber() < 3 &&
@@ -178,6 +190,10 @@ struct MatMulModel
     : public MixedPrecisionOpInterface::ExternalModel<MatMulModel,
                                                       tosa::MatMulOp> {
   Color getDefaultColor(Operation *) const { return Color::green; }
+  void getFloatAttributes(Operation *op,
+                          SmallVectorImpl<FloatAttr> &attrs) const {
+    amp::detail::getDiscardableFloatAttributes(op, attrs);
+  }
 
   bool isDataOperand(Operation *, OpOperand &operand) const {
     return operand.getOperandNumber() < 2 &&
@@ -219,6 +235,17 @@ struct ClampModel
                                                       tosa::ClampOp> {
   Color getDefaultColor(Operation *) const { return Color::gray; }
 
+  void getFloatAttributes(Operation *op,
+                          SmallVectorImpl<FloatAttr> &attrs) const {
+    auto clamp = cast<tosa::ClampOp>(op);
+    // In the order of the generic walk (attribute names sorted), so that
+    // the first bound that does not fit is the one reported.
+    for (Attribute bound : {clamp.getMaxValAttr(), clamp.getMinValAttr()})
+      if (auto value = dyn_cast_or_null<FloatAttr>(bound))
+        attrs.push_back(value);
+    amp::detail::getDiscardableFloatAttributes(op, attrs);
+  }
+
   FailureOr<Operation *> rewriteInPrecision(Operation *op,
                                             RewriterBase &rewriter,
                                             ValueRange operands,
@@ -256,7 +283,7 @@ void mlir::amp::registerTosaExternalModels(DialectRegistry &registry) {
 
     // Red: exp/log/pow/rsqrt/reciprocal/erf, sum and product reductions,
     // average pooling, FFTs.
-    models::attachElementwiseModels<
+    models::attachElementwiseModelsWithoutFloatAttributes<
         Color::red, tosa::ExpOp, tosa::LogOp, tosa::PowOp, tosa::RsqrtOp,
         tosa::ReciprocalOp, tosa::ErfOp, tosa::ReduceSumOp,
         tosa::ReduceProductOp, tosa::FFT2dOp, tosa::RFFT2dOp>(ctx);
@@ -264,7 +291,7 @@ void mlir::amp::registerTosaExternalModels(DialectRegistry &registry) {
         ZeroPointModel<tosa::AvgPool2dOp, Color::red, 1>>(*ctx);
 
     // Gray: elementwise ops, max/min reductions and pooling, data movement.
-    models::attachElementwiseModels<
+    models::attachElementwiseModelsWithoutFloatAttributes<
         Color::gray, tosa::AbsOp, tosa::AddOp, tosa::SubOp, tosa::MulOp,
         tosa::MaximumOp, tosa::MinimumOp, tosa::CeilOp, tosa::FloorOp,
         tosa::SigmoidOp, tosa::TanhOp, tosa::CosOp, tosa::SinOp,

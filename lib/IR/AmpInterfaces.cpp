@@ -8,6 +8,7 @@
 #include "amp/IR/AmpInterfaces.h"
 #include "amp/IR/AmpAttrs.h"
 #include "amp/Utils/ConversionMemo.h"
+#include "amp/Utils/OpAttributes.h"
 #include "amp/Utils/TypeUtils.h"
 
 #include "mlir/IR/TypeUtilities.h"
@@ -42,6 +43,21 @@ mlir::amp::detail::rewriteResultsInPlace(Operation *op, RewriterBase &rewriter,
         result.setType(withElementType(result.getType(), computeType));
   });
   return op;
+}
+
+void mlir::amp::detail::getFloatAttributes(Operation *op,
+                                           SmallVectorImpl<FloatAttr> &attrs) {
+  forEachAttribute(op, [&](StringAttr, Attribute attr) {
+    if (auto value = dyn_cast<FloatAttr>(attr))
+      attrs.push_back(value);
+  });
+}
+
+void mlir::amp::detail::getDiscardableFloatAttributes(
+    Operation *op, SmallVectorImpl<FloatAttr> &attrs) {
+  for (NamedAttribute attr : op->getDiscardableAttrs())
+    if (auto value = dyn_cast<FloatAttr>(attr.getValue()))
+      attrs.push_back(value);
 }
 
 #include "amp/IR/AmpAttrInterfaces.cpp.inc"

@@ -57,6 +57,12 @@ FailureOr<Operation *> rewriteResultsInPlace(Operation *op,
                                              RewriterBase &rewriter,
                                              ValueRange operands,
                                              FloatType computeType);
+/// Default MixedPrecisionOpInterface::getFloatAttributes: every float
+/// attribute of `op`, inherent (read by name) or discardable.
+void getFloatAttributes(Operation *op, SmallVectorImpl<FloatAttr> &attrs);
+/// The float attributes among the discardable attributes of `op`.
+void getDiscardableFloatAttributes(Operation *op,
+                                   SmallVectorImpl<FloatAttr> &attrs);
 } // namespace detail
 } // namespace amp
 } // namespace mlir

@@ -188,6 +188,26 @@ def MixedPrecisionOpInterface : OpInterface<"MixedPrecisionOpInterface"> {
     >,
     InterfaceMethod<
       /*desc=*/[{
+        Appends to `attrs` the float attributes of the op whose values its
+        converted form must hold (the bounds of a clamp): where one does not
+        fit the target type, the op stays in FP32 (reason
+        `constant_out_of_range`); +-FLT_MAX and infinities mean "no bound"
+        and are ignored. By default every float attribute of the op,
+        inherent or discardable, read by name; a model of an op none of
+        whose inherent attributes is a float returns the discardable ones
+        only (`amp::detail::getDiscardableFloatAttributes`), which is
+        cheaper.
+      }],
+      /*retTy=*/"void",
+      /*methodName=*/"getFloatAttributes",
+      /*args=*/(ins "::llvm::SmallVectorImpl<::mlir::FloatAttr> &":$attrs),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/[{
+        ::mlir::amp::detail::getFloatAttributes($_op.getOperation(), attrs);
+      }]
+    >,
+    InterfaceMethod<
+      /*desc=*/[{
         Rebuilds the op so that it computes in `computeType`. `operands`
         holds the new operand list: data operands already have the element
         type `computeType`, accumulator operands `accumulateType`, zero
