@@ -184,6 +184,12 @@ config.substitutions.append(
 config.substitutions.append(("%gpu-run", "env" if on_gpu else amp_emulate))
 if on_gpu or on_sm90:
     config.available_features.add("real-gpu")
+# `lit --param gpu_record=DIR`: the GPU-run tests also record their programs
+# and reference outputs in DIR, for bench/gpu/device-run.sh on a GPU host
+# without LLVM (test/GPU/Inputs/run-vs-cpu.sh).
+if lit_config.params.get("gpu_record"):
+    config.environment["AMP_GPU_RECORD"] = os.path.abspath(
+        lit_config.params["gpu_record"])
 
 # Pass statistics are compiled out of release builds of LLVM.
 llvm_config_tool = os.path.join(config.llvm_tools_dir, "llvm-config")

@@ -18,11 +18,13 @@
 # ptxas is found, else as PTX, which the driver compiles when each program
 # starts (before the timed calls).
 #
-# GEMM M=N=K in {1024, 2048, 4096, 8192}, f16 x f16 -> f32:
-#   gemm-mma-N     mma.sync kernel (chip=sm_90, runs on any sm_80+ GPU... the
-#                  cubin is sm_90; PTX is embedded too)
-#   gemm-wgmma-N   wgmma kernel (chip=sm_90a: Hopper only)
-#   gemm-fp32-N    the FP32 path (f32 x f32 -> f32, SIMT)
+# GEMM M=N=K in {1024, 2048, 4096, 8192}, f16 x f16 -> f32 (and bf16 x
+# bf16 -> f32: the -bf16 executables):
+#   gemm-mma-N, gemm-mma-bf16-N      mma.sync kernel (chip=sm_90, runs on
+#                                    any sm_80+ GPU... the cubin is sm_90;
+#                                    PTX is embedded too)
+#   gemm-wgmma-N, gemm-wgmma-bf16-N  wgmma kernel (chip=sm_90a: Hopper only)
+#   gemm-fp32-N                      the FP32 path (f32 x f32 -> f32, SIMT)
 # End to end, FP32 original vs --amp-mixed-precision (f16), chip=sm_90a:
 #   e2e-mlp-*        corpus linalg/mlp-3layers.mlir
 #   e2e-attention-*  corpus linalg/multi-head-attention.mlir (BERT layer)
@@ -76,6 +78,11 @@ for n in 1024 2048 4096 8192; do
   place "$work/wgmma-$n" "gemm-wgmma-$n"
   "${compile[@]}" "$work/gemm-f32-$n.mlir" -o "$work/fp32-$n" --precision fp32 --chip sm_90
   place "$work/fp32-$n" "gemm-fp32-$n"
+  gemm "gemm-bf16-$n" "$n" bf16
+  "${compile[@]}" "$work/gemm-bf16-$n.mlir" -o "$work/mma-bf16-$n" --precision fp32 --chip sm_90
+  place "$work/mma-bf16-$n" "gemm-mma-bf16-$n"
+  "${compile[@]}" "$work/gemm-bf16-$n.mlir" -o "$work/wgmma-bf16-$n" --precision fp32 --chip sm_90a
+  place "$work/wgmma-bf16-$n" "gemm-wgmma-bf16-$n"
 done
 
 e2e() { # e2e NAME MODEL [amp-compile options]

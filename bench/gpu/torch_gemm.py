@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""cuBLAS reference for bench/gpu/run.sh: torch.matmul in f16.
+"""cuBLAS reference for bench/gpu/run.sh: torch.matmul in f16 or bf16.
 
 Times M=N=K GEMMs two ways and prints one JSON line per size:
   sync_ms   per call, synchronized (the same methodology as the amp
@@ -7,9 +7,12 @@ Times M=N=K GEMMs two ways and prints one JSON line per size:
   event_ms  back-to-back calls timed with CUDA events (kernel throughput).
 torch.matmul on f16 tensors accumulates in f32 inside cuBLAS (unless
 allow_fp16_reduced_precision_reduction is set, which is turned off here)
-and rounds the output to f16; amp's kernels write f32.
+and rounds the output to f16 (bf16); amp's kernels write f32.
+
+  torch_gemm.py [--dtype f16|bf16] N [N ...]
 """
 
+import argparse
 import json
 import sys
 import time
@@ -18,13 +21,19 @@ import torch
 
 
 def main():
-    sizes = [int(s) for s in sys.argv[1:]] or [1024, 2048, 4096, 8192]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--dtype", choices=["f16", "bf16"], default="f16")
+    parser.add_argument("sizes", nargs="*", type=int,
+                        default=[1024, 2048, 4096, 8192])
+    args = parser.parse_args()
+    dtype = torch.float16 if args.dtype == "f16" else torch.bfloat16
     torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
+    torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
     device = torch.device("cuda")
     name = torch.cuda.get_device_name(device)
-    for n in sizes:
-        a = torch.rand(n, n, device=device, dtype=torch.float16) * 2 - 1
-        b = torch.rand(n, n, device=device, dtype=torch.float16) * 2 - 1
+    for n in args.sizes:
+        a = torch.rand(n, n, device=device, dtype=dtype) * 2 - 1
+        b = torch.rand(n, n, device=device, dtype=dtype) * 2 - 1
         for _ in range(5):
             torch.matmul(a, b)
         torch.cuda.synchronize()
@@ -43,7 +52,7 @@ def main():
             torch.matmul(a, b)
         end.record()
         torch.cuda.synchronize()
-        print(json.dumps({"n": n, "device": name,
+        print(json.dumps({"n": n, "dtype": args.dtype, "device": name,
                           "sync_ms": times[len(times) // 2],
                           "event_ms": begin.elapsed_time(end) / iters,
                           "torch": torch.__version__,

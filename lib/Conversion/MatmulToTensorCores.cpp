@@ -890,8 +890,7 @@ LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
 
   auto aType = cast<MemRefType>(mm.a.getType());
   auto bType = cast<MemRefType>(mm.b.getType());
-  if (kind == MmaKind::Wgmma &&
-      (!fitsWgmma(aType, bType, isBatch) || !inType.isF16()))
+  if (kind == MmaKind::Wgmma && !fitsWgmma(aType, bType, isBatch))
     kind = MmaKind::MmaSync;
   if (usedKind)
     *usedKind = kind;

@@ -21,9 +21,10 @@
 // SM90A-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // SM90A-DAG: wgmma.commit_group.sync.aligned
 // SM90A-DAG: wgmma.wait_group.sync.aligned
-// bf16 and the odd shape take mma.sync on sm_90a too.
-// SM90A-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// bf16 takes wgmma too (bf16 TMA maps); the odd shape takes mma.sync.
+// SM90A-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // SM90A-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// SM90A-NOT: mma.sync.aligned.m16n8k16.row.col.f32.bf16
 
 // SIMT-NOT: mma.sync
 // SIMT-NOT: wgmma

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The device work of amp in one call, on a GPU host that has only the NVIDIA
+# driver, Python 3 and PyTorch (Triton optional): no LLVM, no CMake, no
+# build. It runs what bench/gpu/prepare-device.sh built and recorded on a
+# development machine:
+#
+#   1. the test/GPU suite against the real driver: every GPU program of the
+#      suite, on the same seeded inputs, compared with the FP32 CPU reference
+#      within the test's own bound (amp-compare), and with what amp's PTX
+#      emulator gave for it when it was recorded;
+#   2. the GEMM and end-to-end benchmarks (bench/gpu/run.sh).
+#
+#   bench/gpu/device-run.sh [--bundle FILE_OR_DIR] [--out DIR] [--iters N]
+#                           [--tests-only]
+#
+# FILE_OR_DIR: the bundle, bench/gpu/device-bundle.tgz by default (or the
+# folder prepare-device.sh filled). DIR: where the results go: $OUT when it
+# is set (the device tool's folder), else bench/results/device-<date>/. It
+# writes tests.md and tests.json (the replay), gpu.md and gpu.json (the
+# benchmarks), and device.txt (nvidia-smi). Exit status 1 if a test failed;
+# the benchmarks run either way.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+bundle=$root/bench/gpu/device-bundle.tgz
+out=${OUT:-$root/bench/results/device-$(date -u +%Y-%m-%d)}
+iters=20
+tests_only=0
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --bundle) bundle=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --iters) iters=$2; shift 2 ;;
+    --tests-only) tests_only=1; shift ;;
+    *) echo "usage: bench/gpu/device-run.sh [--bundle FILE_OR_DIR] [--out DIR] [--iters N] [--tests-only]" >&2
+       exit 2 ;;
+  esac
+done
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+work=$(mktemp -d /tmp/amp-device.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+if [[ -d $bundle ]]; then
+  dir=$(cd "$bundle" && pwd)
+elif [[ -f $bundle ]]; then
+  dir=$work/bundle
+  mkdir -p "$dir"
+  tar xzf "$bundle" -C "$dir" || { echo "device-run: cannot unpack $bundle" >&2; exit 1; }
+else
+  echo "device-run: no bundle at $bundle: make it with bench/gpu/prepare-device.sh on a machine with LLVM 22 and amp built" >&2
+  exit 1
+fi
+echo "device-run: bundle of commit $(cat "$dir/COMMIT" 2>/dev/null || echo unknown)"
+
+nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.max.sm,clocks.mem,power.limit \
+  --format=csv > "$out/device.txt" 2>&1 || echo "nvidia-smi failed" >> "$out/device.txt"
+cat "$out/device.txt"
+capability=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' ')
+
+# 1. The test/GPU suite, replayed.
+python3 "$root/bench/gpu/replay_tests.py" "$dir/tests" --work "$work/replay" \
+  --capability "${capability:-unknown}" --compare "$root/scripts/amp-compare.py" \
+  --markdown "$out/tests.md" --json "$out/tests.json"
+tests_status=$?
+
+# 2. The benchmarks.
+if [[ $tests_only == 0 ]]; then
+  "$root/bench/gpu/run.sh" --bin "$dir/prebuilt" --iters "$iters" \
+    --report "$out/gpu.md" --json "$out/gpu.json"
+fi
+echo "device-run: results in $out"
+ls -la "$out"
+exit $tests_status

@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""The GPU benchmarks of bench/gpu/run.sh, in one run: GEMMs and end to end.
+
+Runs the executables bench/gpu/build.sh made (amp's mma.sync, wgmma and FP32
+paths, f16 and bf16 inputs with f32 accumulation) and, on the same GPU in
+the same run, cuBLAS through torch.matmul (torch_gemm.py) and a Triton
+matmul (triton_gemm.py), each in its own process so that one missing or
+failing reference leaves the others. Writes a markdown report and a JSON
+file with one object per measurement:
+
+  {"impl": "amp-mma-sync"|"amp-wgmma"|"amp-fp32"|"cublas"|"triton",
+   "dtype": "f16"|"bf16"|"f32", "m": N, "n": N, "k": N, "tflops": T, ...}
+  {"model": ..., "impl": "amp-fp32"|"amp-mixed", "ms": ...,
+   "rel_l2_vs_fp32": ...}
+
+plus top-level "device", "driver", "commit" and "command". Timing, for amp
+and the references alike: the median of --iters calls after warmup, each
+call timed with a wall clock and ended by a stream synchronize (launch
+overhead and, for amp, output allocation included); the references also
+report back-to-back CUDA event time ("event_ms").
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SIZES = [1024, 2048, 4096, 8192]
+MEDIAN = re.compile(r"^time_ms: min [0-9.]+ median ([0-9.]+) ", re.M)
+
+
+def tflops(n, ms):
+    return 2.0 * n ** 3 / (ms * 1e-3) / 1e12 if ms and ms > 0 else None
+
+
+def run_amp(path, iters, warmup, extra=()):
+    """Median milliseconds of an amp executable, or None (with a note)."""
+    if not os.path.exists(path):
+        return None, "missing"
+    try:
+        proc = subprocess.run([path, "--iters", str(iters), "--warmup",
+                               str(warmup), "--quiet", *extra],
+                              capture_output=True, text=True, timeout=600)
+    except subprocess.TimeoutExpired:
+        return None, "timed out"
+    match = MEDIAN.search(proc.stdout)
+    if proc.returncode != 0 or not match:
+        return None, (proc.stdout + proc.stderr).strip()[-300:]
+    return float(match.group(1)), ""
+
+
+def run_reference(script, dtype, sizes):
+    """JSON lines of torch_gemm.py / triton_gemm.py, by size; or a note."""
+    try:
+        proc = subprocess.run([sys.executable, os.path.join(HERE, script),
+                               "--dtype", dtype, *map(str, sizes)],
+                              capture_output=True, text=True, timeout=900)
+    except subprocess.TimeoutExpired:
+        return {}, "timed out"
+    rows = {}
+    for line in proc.stdout.splitlines():
+        try:
+            row = json.loads(line)
+            rows[row["n"]] = row
+        except (ValueError, KeyError):
+            pass
+    note = "" if proc.returncode == 0 else (proc.stderr.strip()[-300:] or
+                                            "exit %d" % proc.returncode)
+    return rows, note
+
+
+def smi(query):
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=" + query,
+                              "--format=csv,noheader"], capture_output=True,
+                             text=True, timeout=30).stdout.strip()
+        return out.splitlines()[0] if out else "unknown"
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bin", default=os.path.join(HERE, "prebuilt"))
+    parser.add_argument("--iters", type=int, default=20)
+    parser.add_argument("--report", required=True)
+    parser.add_argument("--json", required=True)
+    parser.add_argument("--sizes", default=",".join(map(str, SIZES)))
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    bin_dir = os.path.abspath(args.bin)
+
+    def read(name):
+        try:
+            with open(os.path.join(bin_dir, name)) as f:
+                return f.read().strip()
+        except OSError:
+            return "unknown"
+
+    device = smi("name")
+    result = {"device": device, "driver": smi("driver_version"),
+              "clocks": smi("clocks.sm,clocks.max.sm,clocks.mem"),
+              "commit": read("COMMIT"), "format": read("FORMAT"),
+              "command": "bench/gpu/run.sh --iters %d" % args.iters,
+              "timing": "median of per-call synchronized wall-clock times",
+              "measurements": [], "notes": []}
+    measurements = result["measurements"]
+    notes = result["notes"]
+
+    # GEMMs.
+    references = {}
+    for dtype in ("f16", "bf16"):
+        for impl, script in (("cublas", "torch_gemm.py"),
+                             ("triton", "triton_gemm.py")):
+            rows, note = run_reference(script, dtype, sizes)
+            references[(impl, dtype)] = rows
+            if note:
+                notes.append("%s %s: %s" % (impl, dtype, note))
+    for n in sizes:
+        for dtype in ("f16", "bf16"):
+            suffix = "" if dtype == "f16" else "-bf16"
+            for impl, exe in (("amp-mma-sync", "gemm-mma%s-%d"),
+                              ("amp-wgmma", "gemm-wgmma%s-%d")):
+                ms, note = run_amp(os.path.join(bin_dir, exe % (suffix, n)),
+                                   args.iters, 5)
+                if ms is None:
+                    notes.append("%s %s %d: %s" % (impl, dtype, n, note))
+                    continue
+                measurements.append({"impl": impl, "dtype": dtype, "m": n,
+                                     "n": n, "k": n, "tflops": tflops(n, ms),
+                                     "ms": ms})
+            for impl in ("cublas", "triton"):
+                row = references[(impl, dtype)].get(n)
+                if row:
+                    entry = {"impl": impl, "dtype": dtype, "m": n, "n": n,
+                             "k": n, "tflops": tflops(n, row["sync_ms"]),
+                             "ms": row["sync_ms"],
+                             "event_tflops": tflops(n, row["event_ms"])}
+                    for key in ("rel_l2_vs_f32", "config", "torch", "triton"):
+                        if key in row:
+                            entry[key] = row[key]
+                    measurements.append(entry)
+        fp32_iters = 5 if n >= 8192 else args.iters
+        ms, note = run_amp(os.path.join(bin_dir, "gemm-fp32-%d" % n),
+                           fp32_iters, 1)
+        if ms is None:
+            notes.append("amp-fp32 %d: %s" % (n, note))
+        else:
+            measurements.append({"impl": "amp-fp32", "dtype": "f32", "m": n,
+                                 "n": n, "k": n, "tflops": tflops(n, ms),
+                                 "ms": ms})
+
+    # End to end: FP32 original vs mixed precision on the same inputs.
+    work = tempfile.mkdtemp(prefix="amp-e2e.")
+    for model in ("mlp", "attention", "ffn", "cnn"):
+        times = {}
+        for variant in ("fp32", "mixed"):
+            outputs = os.path.join(work, "%s-%s" % (model, variant))
+            os.makedirs(outputs, exist_ok=True)
+            ms, note = run_amp(os.path.join(bin_dir, "e2e-%s-%s" % (
+                model, variant)), args.iters, 5,
+                ("--seed", "1", "--outputs", outputs))
+            if ms is None:
+                notes.append("e2e %s %s: %s" % (model, variant, note))
+            times[variant] = ms
+        if times.get("fp32") is None or times.get("mixed") is None:
+            continue
+        metrics_path = os.path.join(work, model + ".json")
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts",
+                                                     "amp-compare.py"),
+                        os.path.join(work, model + "-fp32"),
+                        os.path.join(work, model + "-mixed"),
+                        "--max-rel-l2", "1", "--min-cosine", "0",
+                        "--json", metrics_path], capture_output=True)
+        try:
+            with open(metrics_path) as f:
+                metrics = max(json.load(f), key=lambda d: d["rel_l2"])
+        except (OSError, ValueError):
+            metrics = {}
+        measurements.append({"model": model, "impl": "amp-fp32",
+                             "ms": times["fp32"]})
+        measurements.append({"model": model, "impl": "amp-mixed",
+                             "ms": times["mixed"],
+                             "rel_l2_vs_fp32": metrics.get("rel_l2"),
+                             "cosine_vs_fp32": metrics.get("cosine"),
+                             "max_abs_vs_fp32": metrics.get("max_abs")})
+
+    with open(args.json, "w") as f:
+        json.dump(result, f, indent=1)
+    write_report(result, args.report, sizes)
+    with open(args.report) as f:
+        print(f.read())
+    return 0
+
+
+def write_report(result, path, sizes):
+    rows = result["measurements"]
+
+    def find(**key):
+        for row in rows:
+            if all(row.get(k) == v for k, v in key.items()):
+                return row
+        return None
+
+    def fmt(value, spec="%.1f"):
+        return spec % value if value is not None else "-"
+
+    with open(path, "w") as f:
+        f.write("# GPU benchmarks\n\n")
+        for key in ("device", "driver", "clocks", "commit", "format",
+                    "command", "timing"):
+            f.write("- %s: %s\n" % (key, result[key]))
+        for dtype in ("f16", "bf16"):
+            f.write("\n## GEMM M=N=K, %s x %s -> f32 (TFLOP/s)\n\n" % (
+                dtype, dtype))
+            f.write("| N | amp mma.sync | amp wgmma | cuBLAS | Triton | "
+                    "amp FP32 | mma.sync / cuBLAS | wgmma / cuBLAS |\n")
+            f.write("|---|---|---|---|---|---|---|---|\n")
+            for n in sizes:
+                mma = find(impl="amp-mma-sync", dtype=dtype, m=n)
+                wg = find(impl="amp-wgmma", dtype=dtype, m=n)
+                cb = find(impl="cublas", dtype=dtype, m=n)
+                tr = find(impl="triton", dtype=dtype, m=n)
+                fp = find(impl="amp-fp32", m=n)
+                t = lambda row: row["tflops"] if row else None
+                ratio = lambda a, b: (fmt(a / b, "%.2f") if a and b else "-")
+                f.write("| %d | %s | %s | %s | %s | %s | %s | %s |\n" % (
+                    n, fmt(t(mma)), fmt(t(wg)), fmt(t(cb)), fmt(t(tr)),
+                    fmt(t(fp)), ratio(t(mma), t(cb)), ratio(t(wg), t(cb))))
+        f.write("\n## End to end: FP32 original vs --amp-mixed-precision "
+                "(f16), chip=sm_90a\n\n")
+        f.write("| model | FP32 ms | mixed ms | speed-up | rel. L2 vs FP32 "
+                "| cosine | max abs |\n|---|---|---|---|---|---|---|\n")
+        for model in ("mlp", "attention", "ffn", "cnn"):
+            a = find(model=model, impl="amp-fp32")
+            b = find(model=model, impl="amp-mixed")
+            if not a or not b:
+                f.write("| %s | - | - | - | - | - | - |\n" % model)
+                continue
+            f.write("| %s | %.3f | %.3f | %.2fx | %s | %s | %s |\n" % (
+                model, a["ms"], b["ms"], a["ms"] / b["ms"],
+                fmt(b.get("rel_l2_vs_fp32"), "%.3g"),
+                fmt(b.get("cosine_vs_fp32"), "%.6f"),
+                fmt(b.get("max_abs_vs_fp32"), "%.3g")))
+        if result["notes"]:
+            f.write("\nNotes (what did not run):\n\n")
+            for note in result["notes"]:
+                f.write("- %s\n" % note.replace("\n", " "))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
