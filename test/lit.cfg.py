@@ -4,6 +4,7 @@
 import ctypes
 import os
 import shutil
+import subprocess
 import sys
 
 import lit.formats
@@ -184,6 +185,12 @@ config.substitutions.append(
 config.substitutions.append(("%gpu-run", "env" if on_gpu else amp_emulate))
 if on_gpu or on_sm90:
     config.available_features.add("real-gpu")
+#  torch  PyTorch imports in this Python (the PyTorch versions of the
+#         end-to-end models, bench/gpu/torch_e2e.py, are checked on the CPU).
+if subprocess.run([sys.executable, "-c", "import torch"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("torch")
+
 # `lit --param gpu_record=DIR`: the GPU-run tests also record their programs
 # and reference outputs in DIR, for bench/gpu/device-run.sh on a GPU host
 # without LLVM (test/GPU/Inputs/run-vs-cpu.sh).
@@ -194,7 +201,6 @@ if lit_config.params.get("gpu_record"):
 # Pass statistics are compiled out of release builds of LLVM.
 llvm_config_tool = os.path.join(config.llvm_tools_dir, "llvm-config")
 if os.path.exists(llvm_config_tool):
-    import subprocess
     mode = subprocess.run([llvm_config_tool, "--assertion-mode"],
                           capture_output=True, text=True).stdout.strip()
     if mode == "ON":

@@ -31,6 +31,8 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SIZES = [1024, 2048, 4096, 8192]
+# The end-to-end models torch_e2e.py writes in PyTorch.
+TORCH_MODELS = ("mlp", "ffn")
 MEDIAN = re.compile(r"^time_ms: min [0-9.]+ median ([0-9.]+) ", re.M)
 
 
@@ -162,9 +164,15 @@ def main():
         for variant in ("fp32", "mixed"):
             outputs = os.path.join(work, "%s-%s" % (model, variant))
             os.makedirs(outputs, exist_ok=True)
+            extra = ["--seed", "1", "--outputs", outputs]
+            if variant == "fp32":
+                # The inputs, for the PyTorch version of the model.
+                os.makedirs(os.path.join(work, model + "-inputs"),
+                            exist_ok=True)
+                extra += ["--save-inputs", os.path.join(work,
+                                                        model + "-inputs")]
             ms, note = run_amp(os.path.join(bin_dir, "e2e-%s-%s" % (
-                model, variant)), args.iters, 5,
-                ("--seed", "1", "--outputs", outputs))
+                model, variant)), args.iters, 5, extra)
             if ms is None:
                 notes.append("e2e %s %s: %s" % (model, variant, note))
             times[variant] = ms
@@ -184,6 +192,30 @@ def main():
             metrics = {}
         measurements.append({"model": model, "impl": "amp-fp32",
                              "ms": times["fp32"]})
+        if model in TORCH_MODELS:
+            try:
+                proc = subprocess.run(
+                    [sys.executable, os.path.join(HERE, "torch_e2e.py"), model,
+                     "--signature", os.path.join(bin_dir,
+                                                 "e2e-%s-fp32.json" % model),
+                     "--inputs", os.path.join(work, model + "-inputs"),
+                     "--reference", os.path.join(work, model + "-fp32"),
+                     "--iters", str(args.iters)],
+                    capture_output=True, text=True, timeout=600)
+                for line in proc.stdout.splitlines():
+                    try:
+                        measurements.append(json.loads(line))
+                    except ValueError:
+                        pass
+                if proc.returncode != 0:
+                    notes.append("torch %s: %s" % (
+                        model, proc.stderr.strip()[-300:]))
+            except subprocess.TimeoutExpired:
+                notes.append("torch %s: timed out" % model)
+        else:
+            notes.append("torch %s: no PyTorch version of this model yet "
+                         "(torch_e2e.py has %s)" % (
+                             model, ", ".join(sorted(TORCH_MODELS))))
         measurements.append({"model": model, "impl": "amp-mixed",
                              "ms": times["mixed"],
                              "rel_l2_vs_fp32": metrics.get("rel_l2"),
@@ -234,19 +266,30 @@ def write_report(result, path, sizes):
                     fmt(t(fp)), ratio(t(mma), t(cb)), ratio(t(wg), t(cb))))
         f.write("\n## End to end: FP32 original vs --amp-mixed-precision "
                 "(f16), chip=sm_90a\n\n")
-        f.write("| model | FP32 ms | mixed ms | speed-up | rel. L2 vs FP32 "
-                "| cosine | max abs |\n|---|---|---|---|---|---|---|\n")
+        f.write("| model | amp FP32 ms | amp mixed ms | speed-up | rel. L2 "
+                "vs FP32 | cosine | torch FP32 ms | torch autocast ms | "
+                "autocast rel. L2 | amp mixed / autocast time |\n"
+                "|---|---|---|---|---|---|---|---|---|---|\n")
         for model in ("mlp", "attention", "ffn", "cnn"):
             a = find(model=model, impl="amp-fp32")
             b = find(model=model, impl="amp-mixed")
             if not a or not b:
-                f.write("| %s | - | - | - | - | - | - |\n" % model)
+                f.write("| %s | - | - | - | - | - | - | - | - | - |\n" % model)
                 continue
-            f.write("| %s | %.3f | %.3f | %.2fx | %s | %s | %s |\n" % (
-                model, a["ms"], b["ms"], a["ms"] / b["ms"],
-                fmt(b.get("rel_l2_vs_fp32"), "%.3g"),
-                fmt(b.get("cosine_vs_fp32"), "%.6f"),
-                fmt(b.get("max_abs_vs_fp32"), "%.3g")))
+            te = find(model=model, impl="torch-eager-fp32")
+            ta = find(model=model, impl="torch-autocast-f16")
+            f.write("| %s | %.3f | %.3f | %.2fx | %s | %s | %s | %s | %s | %s "
+                    "|\n" % (
+                        model, a["ms"], b["ms"], a["ms"] / b["ms"],
+                        fmt(b.get("rel_l2_vs_fp32"), "%.3g"),
+                        fmt(b.get("cosine_vs_fp32"), "%.6f"),
+                        fmt(te["ms"] if te else None, "%.3f"),
+                        fmt(ta["ms"] if ta else None, "%.3f"),
+                        fmt(ta.get("rel_l2_vs_fp32") if ta else None, "%.3g"),
+                        fmt(b["ms"] / ta["ms"] if ta else None, "%.2f")))
+        f.write("\nrel. L2 is against amp's FP32 outputs on the same seeded "
+                "inputs (torch's FP32 line checks that the PyTorch model is "
+                "the corpus model).\n")
         if result["notes"]:
             f.write("\nNotes (what did not run):\n\n")
             for note in result["notes"]:

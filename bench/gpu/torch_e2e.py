@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""PyTorch references for the end-to-end benchmarks of bench/gpu/run.sh.
+
+The same corpus model written in PyTorch, with the same weights (the corpus
+models' splat constants, or the weights among the inputs) and the same
+inputs (saved by amp's FP32 executable with --save-inputs), run in eager
+FP32 and under torch.autocast(float16). Prints one JSON line per variant:
+
+  {"model": ..., "impl": "torch-eager-fp32"|"torch-autocast-f16",
+   "ms": median per-call synchronized time,
+   "rel_l2_vs_fp32": against amp's FP32 outputs on the same inputs}
+
+The FP32 eager line's error says whether the PyTorch model is the corpus
+model (it should be at the level of summation order, about 1e-6).
+
+  torch_e2e.py MODEL --signature SIG.json --inputs DIR --reference DIR
+               [--iters N] [--device cuda|cpu]
+
+--device cpu runs the FP32 line only (autocast to float16 is a CUDA
+feature): test/GPU/torch-models.test checks the models against amp's CPU
+build that way where PyTorch is installed.
+
+Models: mlp (third_party/corpus/linalg/mlp-3layers.mlir) and ffn
+(third_party/corpus/tosa/next-ffn.mlir, a SwiGLU feed-forward block).
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+
+import torch
+
+
+def mlp(inputs):
+    """mlp_3layers: three times matmul, bias, ReLU; splat weights."""
+    (x,) = inputs
+    device = x.device
+    layers = []
+    for w, b in ((0.01, 0.4), (0.02, 0.5), (0.03, 0.6)):
+        layers.append((torch.full((1024, 1024), w, device=device),
+                       torch.full((1024,), b, device=device)))
+
+    def run(x):
+        for weight, bias in layers:
+            x = torch.relu(x @ weight + bias)
+        return (x,)
+    return run, (x,)
+
+
+def ffn(inputs):
+    """kernel of next-ffn: silu(x W1) * (x2 W3), times W4, plus a residual."""
+    x, w1, x2, w3, w4, residual = inputs
+
+    def run(x, w1, x2, w3, w4, residual):
+        h = x @ w1
+        gate = h * torch.sigmoid(h)
+        up = x2.reshape(1, 1536) @ w3
+        y = (gate * up) @ w4
+        return (residual + y.reshape(1, 1, 1536),)
+    return run, (x, w1, x2, w3, w4, residual)
+
+
+MODELS = {"mlp": mlp, "ffn": ffn}
+
+
+def load(folder, names, shapes, device):
+    tensors = []
+    for name, shape in zip(names, shapes):
+        data = open(os.path.join(folder, name), "rb").read()
+        t = torch.frombuffer(bytearray(data), dtype=torch.float32)
+        tensors.append(t.reshape(shape).to(device))
+    return tensors
+
+
+def rel_l2(test, ref):
+    return ((test.float() - ref).norm() / ref.norm().clamp_min(1e-30)).item()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("model", choices=sorted(MODELS))
+    parser.add_argument("--signature", required=True)
+    parser.add_argument("--inputs", required=True)
+    parser.add_argument("--reference", required=True)
+    parser.add_argument("--iters", type=int, default=20)
+    parser.add_argument("--device", choices=["cuda", "cpu"], default="cuda")
+    args = parser.parse_args()
+    device = torch.device(args.device)
+    with open(args.signature) as f:
+        signature = json.load(f)
+    in_shapes = [entry["shape"] for entry in signature["inputs"]]
+    inputs = load(args.inputs, ["input%d.bin" % i for i in
+                                range(len(in_shapes))], in_shapes, device)
+    with open(os.path.join(args.reference, "outputs.json")) as f:
+        manifest = json.load(f)["outputs"]
+    reference = load(args.reference, [o["file"] for o in manifest],
+                     [o["shape"] for o in manifest], device)
+    run, operands = MODELS[args.model](inputs)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    variants = [("torch-eager-fp32", False)]
+    if args.device == "cuda":
+        variants.append(("torch-autocast-f16", True))
+    sync = torch.cuda.synchronize if args.device == "cuda" else lambda: None
+    for impl, autocast in variants:
+        def call():
+            with torch.no_grad():
+                if not autocast:
+                    return run(*operands)
+                with torch.autocast("cuda", dtype=torch.float16):
+                    return run(*operands)
+        outputs = call()
+        for _ in range(5):
+            call()
+        sync()
+        times = []
+        for _ in range(args.iters):
+            start = time.perf_counter()
+            call()
+            sync()
+            times.append((time.perf_counter() - start) * 1e3)
+        times.sort()
+        error = max(rel_l2(o, r) for o, r in zip(outputs, reference))
+        print(json.dumps({"model": args.model, "impl": impl,
+                          "ms": times[len(times) // 2],
+                          "rel_l2_vs_fp32": error,
+                          "torch": torch.__version__}))
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
