@@ -68,7 +68,7 @@ def main():
     parser.add_argument("--work", default=None)
     parser.add_argument("--markdown", default=None)
     parser.add_argument("--json", default=None)
-    parser.add_argument("--timeout", type=int, default=300)
+    parser.add_argument("--timeout", type=int, default=120)
     parser.add_argument("--runner", default=None,
                         help="command to run each program with")
     args = parser.parse_args()

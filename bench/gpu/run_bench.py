@@ -47,7 +47,7 @@ def run_amp(path, iters, warmup, extra=()):
     try:
         proc = subprocess.run([path, "--iters", str(iters), "--warmup",
                                str(warmup), "--quiet", *extra],
-                              capture_output=True, text=True, timeout=600)
+                              capture_output=True, text=True, timeout=180)
     except subprocess.TimeoutExpired:
         return None, "timed out"
     match = MEDIAN.search(proc.stdout)
@@ -61,7 +61,7 @@ def run_reference(script, dtype, sizes):
     try:
         proc = subprocess.run([sys.executable, os.path.join(HERE, script),
                                "--dtype", dtype, *map(str, sizes)],
-                              capture_output=True, text=True, timeout=900)
+                              capture_output=True, text=True, timeout=300)
     except subprocess.TimeoutExpired:
         return {}, "timed out"
     rows = {}
@@ -201,7 +201,7 @@ def main():
                      "--inputs", os.path.join(work, model + "-inputs"),
                      "--reference", os.path.join(work, model + "-fp32"),
                      "--iters", str(args.iters)],
-                    capture_output=True, text=True, timeout=600)
+                    capture_output=True, text=True, timeout=180)
                 for line in proc.stdout.splitlines():
                     try:
                         measurements.append(json.loads(line))
