@@ -20,8 +20,9 @@ model (it should be at the level of summation order, about 1e-6).
 feature): test/GPU/torch-models.test checks the models against amp's CPU
 build that way where PyTorch is installed.
 
-Models: mlp (third_party/corpus/linalg/mlp-3layers.mlir) and ffn
-(third_party/corpus/tosa/next-ffn.mlir, a SwiGLU feed-forward block).
+Models: mlp (third_party/corpus/linalg/mlp-3layers.mlir), ffn
+(third_party/corpus/tosa/next-ffn.mlir, a SwiGLU feed-forward block) and cnn
+(third_party/corpus/linalg/resnet50-bottleneck-block.mlir).
 """
 
 import argparse
@@ -62,7 +63,34 @@ def ffn(inputs):
     return run, (x, w1, x2, w3, w4, residual)
 
 
-MODELS = {"mlp": mlp, "ffn": ffn}
+def cnn(inputs):
+    """resnet50_bottleneck_block: 1x1, 3x3 (zero padding 1) and 1x1
+    convolutions, each with bias and ReLU, NHWC, splat weights; plus the
+    input (skip connection); the result is the first 8 channels of pixel
+    (0, 0). The second input is the output buffer the model copies into."""
+    x = inputs[0]
+    device = x.device
+
+    def conv(out_channels, in_channels, size, weight, bias):
+        return (torch.full((out_channels, in_channels, size, size), weight,
+                           device=device),
+                torch.full((out_channels,), bias, device=device))
+    w1, b1 = conv(512, 2048, 1, 0.00332225906, 0.00331125828)
+    w2, b2 = conv(512, 512, 3, 0.00325732888, 0.00324675324)
+    w3, b3 = conv(2048, 512, 1, 0.00319488812, 0.00318471342)
+    conv2d = torch.nn.functional.conv2d
+
+    def run(x):
+        h = x.permute(0, 3, 1, 2)  # NHWC -> NCHW
+        y = torch.relu(conv2d(h, w1, b1))
+        y = torch.relu(conv2d(y, w2, b2, padding=1))
+        y = torch.relu(conv2d(y, w3, b3))
+        s = (h + y).permute(0, 2, 3, 1)
+        return (s[0:1, 0, 0, 0:8].reshape(1, 8),)
+    return run, (x,)
+
+
+MODELS = {"mlp": mlp, "ffn": ffn, "cnn": cnn}
 
 
 def load(folder, names, shapes, device):
