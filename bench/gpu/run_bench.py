@@ -32,7 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SIZES = [1024, 2048, 4096, 8192]
 # The end-to-end models torch_e2e.py writes in PyTorch.
-TORCH_MODELS = ("mlp", "ffn", "cnn")
+TORCH_MODELS = ("mlp", "attention", "ffn", "cnn")
 MEDIAN = re.compile(r"^time_ms: min [0-9.]+ median ([0-9.]+) ", re.M)
 
 

@@ -21,8 +21,9 @@ feature): test/GPU/torch-models.test checks the models against amp's CPU
 build that way where PyTorch is installed.
 
 Models: mlp (third_party/corpus/linalg/mlp-3layers.mlir), ffn
-(third_party/corpus/tosa/next-ffn.mlir, a SwiGLU feed-forward block) and cnn
-(third_party/corpus/linalg/resnet50-bottleneck-block.mlir).
+(third_party/corpus/tosa/next-ffn.mlir, a SwiGLU feed-forward block), cnn
+(third_party/corpus/linalg/resnet50-bottleneck-block.mlir) and attention
+(third_party/corpus/linalg/multi-head-attention.mlir).
 """
 
 import argparse
@@ -90,7 +91,37 @@ def cnn(inputs):
     return run, (x,)
 
 
-MODELS = {"mlp": mlp, "ffn": ffn, "cnn": cnn}
+def attention(inputs):
+    """multi_head_attention (a BERT self-attention layer): batch 32, 8
+    tokens of 128 features, 2 heads of 64; query scaled by 1/8, a zero mask,
+    softmax over the keys, the output projection with its bias; the result
+    is the first 8 features of token 0 of batch 0. Splat weights. The second
+    input is the output buffer the model copies into."""
+    x = inputs[0]
+    device = x.device
+
+    def full(shape, value):
+        return torch.full(shape, value, device=device)
+    wq, bq = full((128, 128), 1.6), full((2, 64), 1.5)
+    wk, bk = full((128, 128), 1.4), full((2, 64), 1.3)
+    wv, bv = full((128, 128), 1.8), full((2, 64), 1.7)
+    wo, bo = full((128, 128), 1.2), full((128,), 1.1)
+    mask = full((32, 1, 8, 8), 0.0)
+
+    def run(x):
+        rows = x.reshape(256, 128)
+        q = ((rows @ wq).reshape(32, 8, 2, 64) + bq) * 0.125
+        k = (rows @ wk).reshape(32, 8, 2, 64) + bk
+        v = (rows @ wv).reshape(32, 8, 2, 64) + bv
+        q, k, v = (t.permute(0, 2, 1, 3) for t in (q, k, v))
+        p = torch.softmax(q @ k.transpose(-1, -2) + mask, dim=-1)
+        context = (p @ v).permute(0, 2, 1, 3).reshape(256, 128)
+        out = (context @ wo).reshape(32, 8, 128) + bo
+        return (out[0:1, 0, 0:8].reshape(1, 8),)
+    return run, (x,)
+
+
+MODELS = {"mlp": mlp, "ffn": ffn, "cnn": cnn, "attention": attention}
 
 
 def load(folder, names, shapes, device):
