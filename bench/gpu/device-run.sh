@@ -11,27 +11,31 @@
 #   2. the GEMM and end-to-end benchmarks (bench/gpu/run.sh).
 #
 #   bench/gpu/device-run.sh [--bundle FILE_OR_DIR] [--out DIR] [--iters N]
-#                           [--tests-only]
+#                           [--tests-only] [--profile]
 #
 # FILE_OR_DIR: the bundle, bench/gpu/device-bundle.tgz by default (or the
 # folder prepare-device.sh filled). DIR: where the results go: $OUT when it
 # is set (the device tool's folder), else bench/results/device-<date>/. It
 # writes tests.md and tests.json (the replay), gpu.md and gpu.json (the
-# benchmarks), and device.txt (nvidia-smi). Exit status 1 if a test failed;
-# the benchmarks run either way.
+# benchmarks), and device.txt (nvidia-smi); with --profile also ncu.txt:
+# Nsight Compute's speed-of-light, occupancy, launch and memory sections for
+# the mma.sync and wgmma GEMM kernels at 4096^3 (f16), for a target that is
+# missed. Exit status 1 if a test failed; the benchmarks run either way.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bundle=$root/bench/gpu/device-bundle.tgz
 out=${OUT:-$root/bench/results/device-$(date -u +%Y-%m-%d)}
 iters=20
 tests_only=0
+profile=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     --bundle) bundle=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --iters) iters=$2; shift 2 ;;
     --tests-only) tests_only=1; shift ;;
-    *) echo "usage: bench/gpu/device-run.sh [--bundle FILE_OR_DIR] [--out DIR] [--iters N] [--tests-only]" >&2
+    --profile) profile=1; shift ;;
+    *) echo "usage: bench/gpu/device-run.sh [--bundle FILE_OR_DIR] [--out DIR] [--iters N] [--tests-only] [--profile]" >&2
        exit 2 ;;
   esac
 done
@@ -67,6 +71,20 @@ tests_status=$?
 if [[ $tests_only == 0 ]]; then
   "$root/bench/gpu/run.sh" --bin "$dir/prebuilt" --iters "$iters" \
     --report "$out/gpu.md" --json "$out/gpu.json"
+fi
+# 3. A profile of the GEMM kernels, when asked for.
+if [[ $profile == 1 ]]; then
+  if command -v ncu > /dev/null; then
+    for exe in gemm-mma-4096 gemm-wgmma-4096; do
+      echo "== $exe"
+      timeout 300 ncu --section SpeedOfLight --section Occupancy \
+        --section LaunchStats --section MemoryWorkloadAnalysis \
+        --kernel-name gemm_kernel --launch-count 1 \
+        "$dir/prebuilt/$exe" --iters 1 --warmup 0 --quiet 2>&1
+    done > "$out/ncu.txt"
+  else
+    echo "ncu not found" > "$out/ncu.txt"
+  fi
 fi
 echo "device-run: results in $out"
 ls -la "$out"
