@@ -41,6 +41,9 @@ for ptxas in "${CUDA_ROOT:-}" "${CUDA_HOME:-}" "${CUDA_PATH:-}" /usr/local/cuda;
   if [[ -n $ptxas && -x $ptxas/bin/ptxas ]]; then format=fatbin; break; fi
 done
 [[ $format == isa ]] && command -v ptxas > /dev/null && format=fatbin
+# AMP_BENCH_FORMAT=isa forces PTX (what amp's emulator runs: a dry run of
+# run.sh here, with LD_LIBRARY_PATH=BUILD_DIR/lib/emulator).
+format=${AMP_BENCH_FORMAT:-$format}
 echo "bench/gpu/build.sh: format=$format (fatbin needs a CUDA toolkit's ptxas)"
 compile=(python3 "$root/tools/amp-compile/amp-compile.py"
          --amp-opt "$build/bin/amp-opt"
