@@ -262,8 +262,10 @@ def write_report(result, path, sizes):
                 t = lambda row: row["tflops"] if row else None
                 ratio = lambda a, b: (fmt(a / b, "%.2f") if a and b else "-")
                 f.write("| %d | %s | %s | %s | %s | %s | %s | %s |\n" % (
-                    n, fmt(t(mma)), fmt(t(wg)), fmt(t(cb)), fmt(t(tr)),
-                    fmt(t(fp)), ratio(t(mma), t(cb)), ratio(t(wg), t(cb))))
+                    n, fmt(t(mma), "%.4g"), fmt(t(wg), "%.4g"),
+                    fmt(t(cb), "%.4g"), fmt(t(tr), "%.4g"),
+                    fmt(t(fp), "%.4g"), ratio(t(mma), t(cb)),
+                    ratio(t(wg), t(cb))))
         f.write("\n## End to end: FP32 original vs --amp-mixed-precision "
                 "(f16), chip=sm_90a\n\n")
         f.write("| model | amp FP32 ms | amp mixed ms | speed-up | rel. L2 "
