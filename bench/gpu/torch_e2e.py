@@ -30,9 +30,10 @@ import argparse
 import json
 import os
 import sys
-import time
 
 import torch
+
+from timing import median_ms_per_call
 
 
 def mlp(inputs):
@@ -171,19 +172,10 @@ def main():
                 with torch.autocast("cuda", dtype=torch.float16):
                     return run(*operands)
         outputs = call()
-        for _ in range(5):
-            call()
-        sync()
-        times = []
-        for _ in range(args.iters):
-            start = time.perf_counter()
-            call()
-            sync()
-            times.append((time.perf_counter() - start) * 1e3)
-        times.sort()
+        ms = median_ms_per_call(call, args.iters, sync)
         error = max(rel_l2(o, r) for o, r in zip(outputs, reference))
         print(json.dumps({"model": args.model, "impl": impl,
-                          "ms": times[len(times) // 2],
+                          "ms": ms,
                           "rel_l2_vs_fp32": error,
                           "torch": torch.__version__}))
         sys.stdout.flush()

@@ -15,9 +15,10 @@ and rounds the output to f16 (bf16); amp's kernels write f32.
 import argparse
 import json
 import sys
-import time
 
 import torch
+
+from timing import event_ms_per_call, median_ms_per_call
 
 
 def main():
@@ -34,27 +35,13 @@ def main():
     for n in args.sizes:
         a = torch.rand(n, n, device=device, dtype=dtype) * 2 - 1
         b = torch.rand(n, n, device=device, dtype=dtype) * 2 - 1
-        for _ in range(5):
-            torch.matmul(a, b)
-        torch.cuda.synchronize()
+        def call():
+            return torch.matmul(a, b)
         iters = 20
-        times = []
-        for _ in range(iters):
-            start = time.perf_counter()
-            torch.matmul(a, b)
-            torch.cuda.synchronize()
-            times.append((time.perf_counter() - start) * 1e3)
-        times.sort()
-        begin = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        begin.record()
-        for _ in range(iters):
-            torch.matmul(a, b)
-        end.record()
-        torch.cuda.synchronize()
+        sync_ms = median_ms_per_call(call, iters, torch.cuda.synchronize)
+        event_ms = event_ms_per_call(torch, call, iters)
         print(json.dumps({"n": n, "dtype": args.dtype, "device": name,
-                          "sync_ms": times[len(times) // 2],
-                          "event_ms": begin.elapsed_time(end) / iters,
+                          "sync_ms": sync_ms, "event_ms": event_ms,
                           "torch": torch.__version__,
                           "cuda": torch.version.cuda}))
         sys.stdout.flush()

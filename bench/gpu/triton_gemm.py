@@ -16,11 +16,12 @@ inputs, so that a wrong kernel cannot pass as a fast one.
 import argparse
 import json
 import sys
-import time
 
 import torch
 import triton
 import triton.language as tl
+
+from timing import event_ms_per_call, median_ms_per_call
 
 
 def configs():
@@ -105,26 +106,12 @@ def main():
         c = matmul(a, b)  # Autotunes on the first call.
         ref = torch.matmul(a.float(), b.float())
         error = ((c - ref).norm() / ref.norm()).item()
-        for _ in range(5):
-            matmul(a, b)
-        torch.cuda.synchronize()
-        times = []
-        for _ in range(args.iters):
-            start = time.perf_counter()
-            matmul(a, b)
-            torch.cuda.synchronize()
-            times.append((time.perf_counter() - start) * 1e3)
-        times.sort()
-        begin = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        begin.record()
-        for _ in range(args.iters):
-            matmul(a, b)
-        end.record()
-        torch.cuda.synchronize()
+        def call():
+            return matmul(a, b)
+        sync_ms = median_ms_per_call(call, args.iters, torch.cuda.synchronize)
+        event_ms = event_ms_per_call(torch, call, args.iters)
         print(json.dumps({"n": n, "dtype": args.dtype,
-                          "sync_ms": times[len(times) // 2],
-                          "event_ms": begin.elapsed_time(end) / args.iters,
+                          "sync_ms": sync_ms, "event_ms": event_ms,
                           "rel_l2_vs_f32": error,
                           "config": str(matmul_kernel.best_config),
                           "triton": triton.__version__}))
