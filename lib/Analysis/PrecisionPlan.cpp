@@ -281,6 +281,7 @@ LogicalResult PrecisionPlan::colorOps() {
       d.color = color.getValue();
       d.reason = Reason::Annotation;
       info.pinned = d.color != Color::gray;
+      hasAnnotations = true;
       continue;
     }
     if (auto precision = op->getAttrOfType<PrecisionAttr>(
@@ -299,6 +300,7 @@ LogicalResult PrecisionPlan::colorOps() {
       }
       d.reason = Reason::Annotation;
       info.pinned = true;
+      hasAnnotations = true;
       continue;
     }
     if (!options.userColors.empty()) {
@@ -498,7 +500,10 @@ PrecisionPlan::checkRanges(size_t i, FloatType type) {
     Operation *def = input.getDefiningOp();
     if (isRematerializable(def))
       continue;
-    if (std::optional<unsigned> producer = def ? findIndex(def) : std::nullopt;
+    // (Looked up only when the function has annotations: a hash lookup
+    // per input, most of them cache misses in a big function.)
+    if (std::optional<unsigned> producer =
+            def && hasAnnotations ? findIndex(def) : std::nullopt;
         producer && infos[*producer].pinned &&
         infos[*producer].decision.reason == Reason::Annotation)
       continue;

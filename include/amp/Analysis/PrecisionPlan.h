@@ -318,6 +318,8 @@ private:
   llvm::DenseMap<Value, ValueState> values;
   llvm::DenseMap<Operation *, bool> constantFitCache;
   RangeSummary constantSummary;
+  /// Some op of the function carries amp.color or amp.precision.
+  bool hasAnnotations = false;
   /// The range of a value, and the integers an op converts to floats.
   FloatRange getRange(Value value) const;
   std::optional<double> getConvertedIntegers(Operation *op) const;
