@@ -61,23 +61,27 @@ nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.max.sm,c
 cat "$out/device.txt"
 capability=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' ')
 
-# 1. The test/GPU suite, replayed.
+# 1. The test/GPU suite, replayed (a program runs in seconds on the GPU:
+# 30 s means it hangs).
+echo "device-run: replay at $(date -u +%T)"
 python3 "$root/bench/gpu/replay_tests.py" "$dir/tests" --work "$work/replay" \
-  --capability "${capability:-unknown}" --compare "$root/scripts/amp-compare.py" \
+  --capability "${capability:-unknown}" --timeout 30 --compare "$root/scripts/amp-compare.py" \
   --markdown "$out/tests.md" --json "$out/tests.json"
 tests_status=$?
 
 # 2. The benchmarks.
+echo "device-run: benchmarks at $(date -u +%T)"
 if [[ $tests_only == 0 ]]; then
   "$root/bench/gpu/run.sh" --bin "$dir/prebuilt" --iters "$iters" \
     --report "$out/gpu.md" --json "$out/gpu.json"
 fi
 # 3. A profile of the GEMM kernels, when asked for.
+echo "device-run: profile at $(date -u +%T)"
 if [[ $profile == 1 ]]; then
   if command -v ncu > /dev/null; then
     for exe in gemm-mma-4096 gemm-wgmma-4096; do
       echo "== $exe"
-      timeout 300 ncu --section SpeedOfLight --section Occupancy \
+      timeout 120 ncu --section SpeedOfLight --section Occupancy \
         --section LaunchStats --section MemoryWorkloadAnalysis \
         --kernel-name gemm_kernel --launch-count 1 \
         "$dir/prebuilt/$exe" --iters 1 --warmup 0 --quiet 2>&1

@@ -40,6 +40,13 @@ def tflops(n, ms):
     return 2.0 * n ** 3 / (ms * 1e-3) / 1e12 if ms and ms > 0 else None
 
 
+# Seconds an amp executable may run. Every one of them finishes in a few
+# seconds on an H100; a kernel that hangs (a lost mbarrier phase) must not
+# eat the GPU session, so after a timeout the larger sizes of the same
+# implementation are skipped.
+AMP_TIMEOUT = 60
+
+
 def run_amp(path, iters, warmup, extra=()):
     """Median milliseconds of an amp executable, or None (with a note)."""
     if not os.path.exists(path):
@@ -47,9 +54,10 @@ def run_amp(path, iters, warmup, extra=()):
     try:
         proc = subprocess.run([path, "--iters", str(iters), "--warmup",
                                str(warmup), "--quiet", *extra],
-                              capture_output=True, text=True, timeout=180)
+                              capture_output=True, text=True,
+                              timeout=AMP_TIMEOUT)
     except subprocess.TimeoutExpired:
-        return None, "timed out"
+        return None, "timed out after %d s" % AMP_TIMEOUT
     match = MEDIAN.search(proc.stdout)
     if proc.returncode != 0 or not match:
         return None, (proc.stdout + proc.stderr).strip()[-300:]
@@ -114,6 +122,12 @@ def main():
     measurements = result["measurements"]
     notes = result["notes"]
 
+    def save():
+        # After each section, so that a run cut short keeps what it measured.
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=1)
+        write_report(result, args.report, sizes)
+
     # GEMMs.
     references = {}
     for dtype in ("f16", "bf16"):
@@ -123,13 +137,21 @@ def main():
             references[(impl, dtype)] = rows
             if note:
                 notes.append("%s %s: %s" % (impl, dtype, note))
+    save()
+    hung = set()
     for n in sizes:
         for dtype in ("f16", "bf16"):
             suffix = "" if dtype == "f16" else "-bf16"
             for impl, exe in (("amp-mma-sync", "gemm-mma%s-%d"),
                               ("amp-wgmma", "gemm-wgmma%s-%d")):
+                if (impl, dtype) in hung:
+                    notes.append("%s %s %d: skipped (a smaller size timed "
+                                 "out)" % (impl, dtype, n))
+                    continue
                 ms, note = run_amp(os.path.join(bin_dir, exe % (suffix, n)),
                                    args.iters, 5)
+                if note.startswith("timed out"):
+                    hung.add((impl, dtype))
                 if ms is None:
                     notes.append("%s %s %d: %s" % (impl, dtype, n, note))
                     continue
@@ -148,14 +170,21 @@ def main():
                             entry[key] = row[key]
                     measurements.append(entry)
         fp32_iters = 5 if n >= 8192 else args.iters
+        if ("amp-fp32", "f32") in hung:
+            notes.append("amp-fp32 %d: skipped (a smaller size timed out)" % n)
+            continue
         ms, note = run_amp(os.path.join(bin_dir, "gemm-fp32-%d" % n),
                            fp32_iters, 1)
+        if note.startswith("timed out"):
+            hung.add(("amp-fp32", "f32"))
         if ms is None:
             notes.append("amp-fp32 %d: %s" % (n, note))
         else:
             measurements.append({"impl": "amp-fp32", "dtype": "f32", "m": n,
                                  "n": n, "k": n, "tflops": tflops(n, ms),
                                  "ms": ms})
+
+        save()
 
     # End to end: FP32 original vs mixed precision on the same inputs.
     work = tempfile.mkdtemp(prefix="amp-e2e.")
@@ -201,7 +230,7 @@ def main():
                      "--inputs", os.path.join(work, model + "-inputs"),
                      "--reference", os.path.join(work, model + "-fp32"),
                      "--iters", str(args.iters)],
-                    capture_output=True, text=True, timeout=180)
+                    capture_output=True, text=True, timeout=120)
                 for line in proc.stdout.splitlines():
                     try:
                         measurements.append(json.loads(line))
@@ -221,10 +250,9 @@ def main():
                              "rel_l2_vs_fp32": metrics.get("rel_l2"),
                              "cosine_vs_fp32": metrics.get("cosine"),
                              "max_abs_vs_fp32": metrics.get("max_abs")})
+        save()
 
-    with open(args.json, "w") as f:
-        json.dump(result, f, indent=1)
-    write_report(result, args.report, sizes)
+    save()
     with open(args.report) as f:
         print(f.read())
     return 0
