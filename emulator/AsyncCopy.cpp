@@ -133,12 +133,21 @@ MBarrier *Launch::findMbarrier(Warp &w, int lane, Cta &cta, uint32_t offset) {
   return &it->second;
 }
 
-void Launch::arrive(Cta &, MBarrier &bar, uint32_t count) {
+void Launch::arrive(Cta &cta, MBarrier &bar, uint32_t count) {
   ++syncEvents;
   bar.pending -= std::min(bar.pending, count);
   if (bar.pending == 0 && bar.tx == 0) {
     ++bar.phase;
     bar.pending = bar.expected;
+    // A phase that several threads arrive on is how warp-specialized
+    // kernels hand a buffer back ("empty" barriers: consumers arrive after
+    // their last read, the producer waits, then refills it with TMA). The
+    // race checks keep one epoch per CTA, not per-thread clocks, so such a
+    // phase orders everything before it like a barrier: it hides no race
+    // between the threads that arrived and the ones that wait, and may
+    // hide one between threads it does not involve.
+    if (bar.expected > 1)
+      nextEpoch(cta);
   }
 }
 

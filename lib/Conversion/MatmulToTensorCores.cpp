@@ -9,16 +9,20 @@
 // inputs and an f32 output by a gpu.launch built directly from gpu, nvgpu,
 // nvvm, vector, memref and scf ops:
 //
-//  - mma.sync (sm_80+): a 128x128 block tile computed by 8 warps (2x4, each
-//    64x32 = 4x4 m16n8 fragments), K in steps of 32 staged in dynamic shared
-//    memory (two stages, cp.async when the rows are 16-byte aligned), A and B
-//    fragments loaded with ldmatrix (B transposed), m16n8k16 mma.sync with f32
-//    accumulators in registers, and a masked read-modify-write epilogue.
-//  - wgmma (sm_90a): a 128x128 block tile computed by one warpgroup, K in
-//    steps of 64 loaded by TMA (128-byte swizzle, zero fill out of bounds)
-//    into a 3-stage ring guarded by mbarriers, warpgroup.mma with the
-//    accumulator in registers, then staged through shared memory to a masked
-//    epilogue.
+//  - mma.sync (sm_80+): a 128x256 block tile computed by 8 warps (2x4, each
+//    64x64 = 4x8 m16n8 fragments), K in steps of 32 staged in dynamic shared
+//    memory (four stages, cp.async when the rows are 16-byte aligned), A and
+//    B fragments loaded with ldmatrix (B transposed), m16n8k16 mma.sync with
+//    f32 accumulators in registers, and a masked read-modify-write epilogue.
+//  - wgmma (sm_90a): a 128x256 block tile (128x128 for narrow matmuls),
+//    warp-specialized: a producer warpgroup streams K steps of 64 with TMA
+//    (128-byte swizzle, zero fill out of bounds) into a 4-stage ring guarded
+//    by full/empty mbarriers, two consumer warpgroups multiply 64 rows each
+//    with m64nNk16 warpgroup.mma (registers moved from the producer with
+//    setmaxnreg), then stage the accumulators through shared memory for
+//    coalesced, masked stores.
+//
+// Both walk the block tiles in a grouped order for L2 reuse.
 //
 // linalg.matmul accumulates into its output, so both kernels compute
 // C += A * B.
@@ -209,12 +213,40 @@ static void accumulateIntoC(OpBuilder &b, Location loc,
   memref::StoreOp::create(b, loc, sum, mm.cMat, idx);
 }
 
+/// Rows of block tiles that consecutive blocks cover (see groupedTile).
+constexpr int64_t kGroupRows = 8;
+
+/// The (row, column) block tile of the current block, in a grouped order:
+/// consecutive blocks walk kGroupRows rows of tiles column by column, so
+/// that the blocks resident at a time share rows of A and columns of B in
+/// L2 (a row-major order would stream all of B for every row of tiles).
+static std::pair<Value, Value> groupedTile(IndexBuilder &ib,
+                                           gpu::LaunchOp launch) {
+  Value tilesN = launch.getGridSize().x, tilesM = launch.getGridSize().y;
+  Value linear = ib.add(
+      ib.b.createOrFold<arith::MulIOp>(ib.loc, launch.getBlockIds().y, tilesN),
+      launch.getBlockIds().x);
+  Value groupSize = ib.mul(tilesN, kGroupRows);
+  Value group = ib.b.createOrFold<arith::DivUIOp>(ib.loc, linear, groupSize);
+  Value firstRow = ib.mul(group, kGroupRows);
+  Value rows = ib.b.createOrFold<arith::MinUIOp>(
+      ib.loc, ib.sub(tilesM, firstRow), ib.c(kGroupRows));
+  Value within = ib.b.createOrFold<arith::RemUIOp>(ib.loc, linear, groupSize);
+  Value row =
+      ib.add(firstRow, ib.b.createOrFold<arith::RemUIOp>(ib.loc, within, rows));
+  Value col = ib.b.createOrFold<arith::DivUIOp>(ib.loc, within, rows);
+  return {row, col};
+}
+
 //===----------------------------------------------------------------------===//
 // mma.sync kernel
 //===----------------------------------------------------------------------===//
 
-constexpr int64_t kBlockM = 128, kBlockN = 128, kBlockK = 32;
-constexpr int64_t kWarpM = 64, kWarpN = 32, kWarpsN = 4;
+constexpr int64_t kBlockM = 128, kBlockN = 256, kBlockK = 32;
+constexpr int64_t kWarpM = 64, kWarpN = 64, kWarpsN = 4;
+/// K tiles in flight: cp.async fills stage kt + kMmaStages - 1 while the
+/// warps multiply stage kt.
+constexpr int64_t kMmaStages = 4;
 constexpr int64_t kMmaSyncThreads = 256;
 constexpr int64_t kFragsM = kWarpM / 16, kFragsN = kWarpN / 8;
 /// Row padding of the staged tiles (in elements): keeps rows 16-byte aligned
@@ -231,7 +263,7 @@ struct MmaSyncKernel {
   IndexBuilder ib{b, loc};
 
   Value tid, batchIv, m0, n0;
-  Value stageA, stageB; // memref<2xRxCxT, workgroup>
+  Value stageA, stageB; // memref<kMmaStages x R x C x T, workgroup>
 
   /// Stages A[m0:m0+128, k0:k0+32] and B[k0:k0+32, n0:n0+128] into shared
   /// memory stage `stage`, with zeros outside the matrices.
@@ -364,53 +396,47 @@ struct MmaSyncKernel {
     return acc;
   }
 
-  void commitAndWait(int64_t pending) {
-    if (!asyncCopies)
-      return;
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(pending));
-  }
-
   void build(gpu::LaunchOp launch) {
     Block &body = launch.getBody().front();
     b.setInsertionPointToStart(&body);
     tid = launch.getThreadIds().x;
-    n0 = ib.mul(launch.getBlockIds().x, kBlockN);
-    m0 = ib.mul(launch.getBlockIds().y, kBlockM);
+    auto [tileRow, tileCol] = groupedTile(ib, launch);
+    n0 = ib.mul(tileCol, kBlockN);
+    m0 = ib.mul(tileRow, kBlockM);
     batchIv = mm.batch ? launch.getBlockIds().z : Value();
     Value lane = ib.rem(tid, 32), warp = ib.div(tid, 32);
     Value warpM = ib.div(warp, kWarpsN), warpN = ib.rem(warp, kWarpsN);
 
-    // Two stages of A and B in dynamic shared memory.
+    // kMmaStages stages of A and B in dynamic shared memory.
     MLIRContext *ctx = b.getContext();
     auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     auto smemType =
         MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(), wg);
     Value smem = gpu::DynamicSharedMemoryOp::create(b, loc, smemType);
-    auto aType = MemRefType::get({2, kStageARows, kStageACols}, mm.inType,
-                                 AffineMap(), wg);
-    auto bType = MemRefType::get({2, kStageBRows, kStageBCols}, mm.inType,
-                                 AffineMap(), wg);
-    int64_t aBytes = 2 * kStageARows * kStageACols * 2;
+    auto aType = MemRefType::get({kMmaStages, kStageARows, kStageACols},
+                                 mm.inType, AffineMap(), wg);
+    auto bType = MemRefType::get({kMmaStages, kStageBRows, kStageBCols},
+                                 mm.inType, AffineMap(), wg);
+    int64_t aBytes = kMmaStages * kStageARows * kStageACols * 2;
     stageA = memref::ViewOp::create(b, loc, aType, smem, ib.c(0), ValueRange{});
     stageB =
         memref::ViewOp::create(b, loc, bType, smem, ib.c(aBytes), ValueRange{});
 
     Value kTiles = ib.ceilDiv(mm.k, kBlockK);
     Value zero = ib.c(0), one = ib.c(1);
-    // Prologue: stage 0 <- K tile 0.
-    auto hasK =
-        scf::IfOp::create(b, loc,
-                          b.createOrFold<arith::CmpIOp>(
-                              loc, arith::CmpIPredicate::ugt, kTiles, zero),
-                          /*withElseRegion=*/false);
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(&hasK.getThenRegion().front());
-      loadTiles(zero, zero);
+    // Prologue: stage s <- K tile s, one cp.async group each (possibly
+    // empty).
+    for (int64_t s = 0; s + 1 < kMmaStages; ++s) {
+      auto hasK = scf::IfOp::create(b, loc, ib.lt(ib.c(s), kTiles),
+                                    /*withElseRegion=*/false);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(&hasK.getThenRegion().front());
+        loadTiles(ib.c(s), ib.c(s));
+      }
+      if (asyncCopies)
+        NVVM::CpAsyncCommitGroupOp::create(b, loc);
     }
-    if (asyncCopies)
-      NVVM::CpAsyncCommitGroupOp::create(b, loc);
 
     auto accType = VectorType::get({2, 2}, b.getF32Type());
     Value accZero = arith::ConstantOp::create(
@@ -421,23 +447,28 @@ struct MmaSyncKernel {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(loop.getBody());
       Value kt = loop.getInductionVar();
-      Value stage = ib.rem(kt, 2);
-      Value next = ib.add(kt, 1);
+      Value stage = ib.rem(kt, kMmaStages);
+      // One (possibly empty) group per K tile: with kMmaStages - 2 pending,
+      // tile kt has landed. Without cp.async the loads were synchronous.
+      if (asyncCopies)
+        NVVM::CpAsyncWaitGroupOp::create(
+            b, loc, b.getI32IntegerAttr(kMmaStages - 2));
+      // Tile kt is visible to every warp, and every warp is done with tile
+      // kt - 1, whose stage the prefetch below refills.
+      gpu::BarrierOp::create(b, loc);
+      Value next = ib.add(kt, kMmaStages - 1);
       auto prefetch = scf::IfOp::create(b, loc, ib.lt(next, kTiles),
                                         /*withElseRegion=*/false);
       {
         OpBuilder::InsertionGuard g2(b);
         b.setInsertionPointToStart(&prefetch.getThenRegion().front());
-        loadTiles(ib.rem(next, 2), next);
+        loadTiles(ib.rem(next, kMmaStages), next);
       }
-      // One (possibly empty) group per iteration: waiting until at most one
-      // is pending means the current stage has landed.
-      commitAndWait(1);
-      gpu::BarrierOp::create(b, loc);
+      if (asyncCopies)
+        NVVM::CpAsyncCommitGroupOp::create(b, loc);
       SmallVector<Value> acc(loop.getRegionIterArgs().begin(),
                              loop.getRegionIterArgs().end());
       acc = compute(stage, lane, warpM, warpN, acc);
-      gpu::BarrierOp::create(b, loc);
       scf::YieldOp::create(b, loc, acc);
     }
 
@@ -464,7 +495,8 @@ struct MmaSyncKernel {
   }
 
   static int64_t sharedBytes() {
-    return 2 * 2 * (kStageARows * kStageACols + kStageBRows * kStageBCols);
+    return kMmaStages * 2 *
+           (kStageARows * kStageACols + kStageBRows * kStageBCols);
   }
 };
 
@@ -472,20 +504,43 @@ struct MmaSyncKernel {
 // wgmma kernel
 //===----------------------------------------------------------------------===//
 
-constexpr int64_t kWgBlockM = 128, kWgBlockN = 128, kWgBlockK = 64;
-constexpr int64_t kWgStages = 3;
-constexpr int64_t kWgThreads = 128;
+constexpr int64_t kWgBlockM = 128, kWgBlockK = 64;
+/// B arrives in boxes of 64 columns: one 128-byte swizzle row of 16-bit
+/// elements.
+constexpr int64_t kWgBoxN = 64;
+constexpr int64_t kWgStages = 4;
+/// Warpgroups that compute (64 rows of the block tile each) after the one
+/// that loads.
+constexpr int64_t kWgConsumers = 2;
+/// Threads: 128 x (1 + kWgConsumers), threadIdx.y the warpgroup.
+/// Registers per thread after setmaxnreg: the producer gives up what the
+/// consumers' 64 x N accumulators need (40 * 128 + 232 * 256 <= 64K).
+constexpr int64_t kWgProducerRegs = 40, kWgConsumerRegs = 232;
 constexpr int64_t kWgTileABytes = kWgBlockM * kWgBlockK * 2; // 16 KiB
-constexpr int64_t kWgTileBHalfBytes = kWgBlockK * 64 * 2;    // 8 KiB
-constexpr int64_t kWgStageBytes = kWgTileABytes + 2 * kWgTileBHalfBytes;
+constexpr int64_t kWgBoxBBytes = kWgBlockK * kWgBoxN * 2;    // 8 KiB
 /// Slack to align the ring to 1024 bytes (128-byte swizzle atoms).
 constexpr int64_t kWgAlign = 1024;
 
+/// The block tile's width: 256 columns (one m64n256k16 wgmma per consumer
+/// and K step) unless the matmul is narrower.
+static int64_t wgmmaBlockN(int64_t n) {
+  return !ShapedType::isDynamic(n) && n <= 128 ? 128 : 256;
+}
+
+/// The wgmma kernel, warp-specialized like the fastest Hopper GEMMs: a
+/// producer warpgroup whose first thread streams K tiles of A and B into a
+/// ring of shared-memory stages with TMA, and two consumer warpgroups that
+/// each multiply 64 rows of the 128 x blockN tile with wgmma. "full"
+/// mbarriers (TMA transaction counts) say a stage has landed; "empty"
+/// mbarriers (one arrival per consumer warp) say it may be refilled. The
+/// consumers stage their accumulators through the ring (free once every
+/// consumer left the main loop) for coalesced, masked stores to C.
 struct WgmmaKernel {
   OpBuilder &b;
   Location loc;
   const MatmulOperands &mm;
   Value descA, descB;
+  int64_t blockN;
   IndexBuilder ib{b, loc};
 
   MemRefType smemType(ArrayRef<int64_t> shape, Type elt) {
@@ -494,12 +549,30 @@ struct WgmmaKernel {
     return MemRefType::get(shape, elt, AffineMap(), wg);
   }
 
+  static int64_t stageBytes(int64_t blockN) {
+    return kWgTileABytes + blockN / kWgBoxN * kWgBoxBBytes;
+  }
+
+  /// `body` in an scf.if on `cond`, at the current insertion point.
+  template <typename Fn> void ifThen(Value cond, Fn body) {
+    auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    body();
+  }
+
+  Value i32(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  }
+
   /// Builds the body of `launch`, after the ops already at its start.
   void build(gpu::LaunchOp launch) {
     MLIRContext *ctx = b.getContext();
     Value tid = launch.getThreadIds().x;
-    Value n0 = ib.mul(launch.getBlockIds().x, kWgBlockN);
-    Value m0 = ib.mul(launch.getBlockIds().y, kWgBlockM);
+    Value warpgroup = launch.getThreadIds().y;
+    auto [tileRow, tileCol] = groupedTile(ib, launch);
+    Value n0 = ib.mul(tileCol, blockN);
+    Value m0 = ib.mul(tileRow, kWgBlockM);
     Value batchIv = mm.batch ? launch.getBlockIds().z : Value();
     // Rows of the 2-D views the tensor maps describe.
     Value rowA0 = m0, rowB0 = ib.c(0);
@@ -507,6 +580,7 @@ struct WgmmaKernel {
       rowA0 = ib.add(b.createOrFold<arith::MulIOp>(loc, batchIv, mm.m), m0);
       rowB0 = b.createOrFold<arith::MulIOp>(loc, batchIv, mm.k);
     }
+    int64_t stage = stageBytes(blockN);
 
     auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     Value smem = gpu::DynamicSharedMemoryOp::create(
@@ -515,67 +589,97 @@ struct WgmmaKernel {
     Value pad =
         ib.rem(ib.sub(ib.c(kWgAlign), ib.rem(base, kWgAlign)), kWgAlign);
 
-    auto barType = nvgpu::MBarrierGroupType::get(ctx, wg, kWgStages);
+    // Barriers 0..S-1: stage full; S..2S-1: stage empty.
+    auto barType = nvgpu::MBarrierGroupType::get(ctx, wg, 2 * kWgStages);
     Value bars = nvgpu::MBarrierCreateOp::create(b, loc, barType);
-    Value isLeader = ib.eq(tid, 0);
-    {
-      auto ifOp = scf::IfOp::create(b, loc, isLeader, false);
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      for (int64_t s = 0; s < kWgStages; ++s)
+    Value isFirstThread = ib.land(ib.eq(tid, 0), ib.eq(warpgroup, 0));
+    ifThen(isFirstThread, [&] {
+      for (int64_t s = 0; s < kWgStages; ++s) {
         nvgpu::MBarrierInitOp::create(b, loc, bars, ib.c(1), ib.c(s), Value());
-    }
+        nvgpu::MBarrierInitOp::create(b, loc, bars, ib.c(4 * kWgConsumers),
+                                      ib.c(kWgStages + s), Value());
+      }
+    });
     gpu::BarrierOp::create(b, loc);
 
-    auto aTileType = smemType({kWgBlockM, kWgBlockK}, mm.inType);
-    auto bHalfType = smemType({kWgBlockK, 64}, mm.inType);
-    auto bTileType = smemType({kWgBlockK, kWgBlockN}, mm.inType);
-    auto stageOffset = [&](Value stage, int64_t within) {
-      return ib.add(ib.add(pad, ib.mul(stage, kWgStageBytes)), within);
+    auto stageOffset = [&](Value s, int64_t within) {
+      return ib.add(ib.add(pad, ib.mul(s, stage)), within);
+    };
+    auto parityOf = [&](Value round) {
+      return arith::IndexCastOp::create(b, loc, b.getI1Type(),
+                                        ib.rem(round, 2));
     };
     Value kTiles = ib.ceilDiv(mm.k, kWgBlockK);
 
-    // Thread 0 loads K tile `tile` into ring slot `stage`.
-    auto issue = [&](Value stage, Value tile) {
-      nvgpu::MBarrierArriveExpectTxOp::create(b, loc, bars, ib.c(kWgStageBytes),
-                                              stage, Value());
-      Value k0 = ib.mul(tile, kWgBlockK);
-      Value aDst = memref::ViewOp::create(b, loc, aTileType, smem,
-                                          stageOffset(stage, 0), ValueRange{});
-      Value b0Dst = memref::ViewOp::create(b, loc, bHalfType, smem,
-                                           stageOffset(stage, kWgTileABytes),
-                                           ValueRange{});
-      Value b1Dst = memref::ViewOp::create(
-          b, loc, bHalfType, smem,
-          stageOffset(stage, kWgTileABytes + kWgTileBHalfBytes), ValueRange{});
-      // TMA coordinates are innermost first.
-      nvgpu::TmaAsyncLoadOp::create(b, loc, aDst, bars, descA,
-                                    ValueRange{k0, rowA0}, stage, Value(),
-                                    Value());
-      Value kRow = ib.add(rowB0, k0);
-      nvgpu::TmaAsyncLoadOp::create(b, loc, b0Dst, bars, descB,
-                                    ValueRange{n0, kRow}, stage, Value(),
-                                    Value());
-      nvgpu::TmaAsyncLoadOp::create(b, loc, b1Dst, bars, descB,
-                                    ValueRange{ib.add(n0, 64), kRow}, stage,
-                                    Value(), Value());
-    };
+    // Producer: warpgroup 0, one thread issues the loads.
+    ifThen(ib.eq(warpgroup, 0), [&] {
+      NVVM::SetMaxRegisterOp::create(b, loc, kWgProducerRegs,
+                                     NVVM::SetMaxRegisterAction::decrease);
+      ifThen(ib.eq(tid, 0), [&] { buildProducer(bars, kTiles, rowA0, rowB0,
+                                                n0, smem, stageOffset,
+                                                parityOf); });
+    });
 
-    // Prologue: fill the ring.
-    {
-      auto ifOp = scf::IfOp::create(b, loc, isLeader, false);
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      for (int64_t s = 0; s < kWgStages; ++s) {
-        auto inRange = scf::IfOp::create(b, loc, ib.lt(ib.c(s), kTiles), false);
-        OpBuilder::InsertionGuard g2(b);
-        b.setInsertionPointToStart(&inRange.getThenRegion().front());
-        issue(ib.c(s), ib.c(s));
-      }
+    // Consumers: warpgroups 1..kWgConsumers.
+    Value isConsumer = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::uge, warpgroup, ib.c(1));
+    ifThen(isConsumer, [&] {
+      NVVM::SetMaxRegisterOp::create(b, loc, kWgConsumerRegs,
+                                     NVVM::SetMaxRegisterAction::increase);
+      buildConsumer(bars, kTiles, ib.sub(warpgroup, ib.c(1)), tid, smem, pad, stageOffset, parityOf,
+                    m0, n0, batchIv);
+    });
+    gpu::TerminatorOp::create(b, loc);
+  }
+
+  template <typename StageOffset, typename ParityOf>
+  void buildProducer(Value bars, Value kTiles, Value rowA0, Value rowB0,
+                     Value n0, Value smem, StageOffset stageOffset,
+                     ParityOf parityOf) {
+    auto aTileType = smemType({kWgBlockM, kWgBlockK}, mm.inType);
+    auto bBoxType = smemType({kWgBlockK, kWgBoxN}, mm.inType);
+    auto loop = scf::ForOp::create(b, loc, ib.c(0), kTiles, ib.c(1));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value kt = loop.getInductionVar();
+    Value s = ib.rem(kt, kWgStages);
+    Value round = ib.div(kt, kWgStages);
+    // From the second round on, wait until the consumers released the
+    // stage's previous tile.
+    ifThen(ib.gtZero(round), [&] {
+      nvgpu::MBarrierTryWaitParityOp::create(
+          b, loc, bars, parityOf(ib.sub(round, ib.c(1))), ib.c(10000000),
+          ib.add(s, kWgStages));
+    });
+    nvgpu::MBarrierArriveExpectTxOp::create(
+        b, loc, bars, ib.c(stageBytes(blockN)), s, Value());
+    Value k0 = ib.mul(kt, kWgBlockK);
+    Value aDst = memref::ViewOp::create(b, loc, aTileType, smem,
+                                        stageOffset(s, 0), ValueRange{});
+    // TMA coordinates are innermost first.
+    nvgpu::TmaAsyncLoadOp::create(b, loc, aDst, bars, descA,
+                                  ValueRange{k0, rowA0}, s, Value(), Value());
+    Value kRow = ib.add(rowB0, k0);
+    for (int64_t box = 0; box < blockN / kWgBoxN; ++box) {
+      Value dst = memref::ViewOp::create(
+          b, loc, bBoxType, smem,
+          stageOffset(s, kWgTileABytes + box * kWgBoxBBytes), ValueRange{});
+      nvgpu::TmaAsyncLoadOp::create(b, loc, dst, bars, descB,
+                                    ValueRange{ib.add(n0, box * kWgBoxN), kRow},
+                                    s, Value(), Value());
     }
+  }
 
-    auto accVecType = VectorType::get({kWgBlockM, kWgBlockN}, b.getF32Type());
+  template <typename StageOffset, typename ParityOf>
+  void buildConsumer(Value bars, Value kTiles, Value consumer, Value tid,
+                     Value smem, Value pad, StageOffset stageOffset,
+                     ParityOf parityOf, Value m0, Value n0, Value batchIv) {
+    MLIRContext *ctx = b.getContext();
+    auto aTileType = smemType({64, kWgBlockK}, mm.inType);
+    auto bTileType = smemType({kWgBlockK, blockN}, mm.inType);
+    auto accVecType = VectorType::get({64, blockN}, b.getF32Type());
     auto accType = nvgpu::WarpgroupAccumulatorType::get(ctx, accVecType);
+    Value lane = ib.rem(tid, 32);
     Value acc0 = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
     auto loop =
         scf::ForOp::create(b, loc, ib.c(0), kTiles, ib.c(1), ValueRange{acc0});
@@ -583,16 +687,17 @@ struct WgmmaKernel {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(loop.getBody());
       Value kt = loop.getInductionVar();
-      Value stage = ib.rem(kt, kWgStages);
-      Value parityIdx = ib.rem(ib.div(kt, kWgStages), 2);
-      Value parity =
-          arith::IndexCastOp::create(b, loc, b.getI1Type(), parityIdx);
-      nvgpu::MBarrierTryWaitParityOp::create(b, loc, bars, parity,
-                                             ib.c(10000000), stage);
-      Value aTile = memref::ViewOp::create(b, loc, aTileType, smem,
-                                           stageOffset(stage, 0), ValueRange{});
+      Value s = ib.rem(kt, kWgStages);
+      nvgpu::MBarrierTryWaitParityOp::create(
+          b, loc, bars, parityOf(ib.div(kt, kWgStages)), ib.c(10000000), s);
+      // This consumer's 64 rows of the A tile: 64 rows of 128 bytes, whole
+      // swizzle atoms.
+      Value aTile = memref::ViewOp::create(
+          b, loc, aTileType, smem,
+          ib.add(stageOffset(s, 0), ib.mul(consumer, 64 * kWgBlockK * 2)),
+          ValueRange{});
       Value bTile = memref::ViewOp::create(b, loc, bTileType, smem,
-                                           stageOffset(stage, kWgTileABytes),
+                                           stageOffset(s, kWgTileABytes),
                                            ValueRange{});
       Value dA = nvgpu::WarpgroupGenerateDescriptorOp::create(
           b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aTileType),
@@ -606,43 +711,49 @@ struct WgmmaKernel {
           /*transposeA=*/UnitAttr(), /*transposeB=*/b.getUnitAttr(),
           loop.getRegionIterArgs()[0]);
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-      gpu::BarrierOp::create(b, loc);
-      Value next = ib.add(kt, kWgStages);
-      auto refill = scf::IfOp::create(
-          b, loc, ib.land(isLeader, ib.lt(next, kTiles)), false);
-      {
-        OpBuilder::InsertionGuard g2(b);
-        b.setInsertionPointToStart(&refill.getThenRegion().front());
-        issue(stage, next);
-      }
+      // One arrival per warp: the stage may be refilled.
+      ifThen(ib.eq(lane, 0), [&] {
+        nvgpu::MBarrierArriveOp::create(
+            b, loc, nvgpu::MBarrierTokenType::get(ctx), bars,
+            ib.add(s, kWgStages));
+      });
       scf::YieldOp::create(b, loc, acc);
     }
 
-    // Epilogue: registers -> shared memory (reusing the ring) -> C.
-    auto accSmemType = smemType({kWgBlockM, kWgBlockN}, b.getF32Type());
-    Value accSmem =
-        memref::ViewOp::create(b, loc, accSmemType, smem, pad, ValueRange{});
+    // Epilogue. Every consumer is past its last wgmma (and so every load
+    // has landed) before the ring is overwritten.
+    Value barrierId = i32(1), consumerThreads = i32(128 * kWgConsumers);
+    NVVM::BarrierOp::create(b, loc, Type(), barrierId, consumerThreads,
+                            NVVM::BarrierReductionAttr(), Value());
+    // nvgpu.warpgroup.mma.store numbers rows from threadIdx.x / 32: right
+    // for each warpgroup because the warpgroups are threadIdx.y.
+    auto accSmemType = smemType({64, blockN}, b.getF32Type());
+    Value accSmem = memref::ViewOp::create(
+        b, loc, accSmemType, smem,
+        ib.add(pad, ib.mul(consumer, 64 * blockN * 4)), ValueRange{});
     nvgpu::WarpgroupMmaStoreOp::create(b, loc, loop.getResult(0), accSmem);
-    gpu::BarrierOp::create(b, loc);
-    Value warp = ib.div(tid, 32), lane = ib.rem(tid, 32);
+    NVVM::BarrierOp::create(b, loc, Type(), barrierId, consumerThreads,
+                            NVVM::BarrierReductionAttr(), Value());
+    // Rows by warp, 32 consecutive columns per store: coalesced.
+    auto tileSmemType = smemType({kWgBlockM, blockN}, b.getF32Type());
+    Value tileSmem =
+        memref::ViewOp::create(b, loc, tileSmemType, smem, pad, ValueRange{});
+    Value warp = ib.add(ib.mul(consumer, 4), ib.div(tid, 32));
     auto rows = scf::ForOp::create(b, loc, warp, ib.c(kWgBlockM),
-                                   ib.c(kWgThreads / 32));
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(rows.getBody());
-      Value r = rows.getInductionVar();
-      for (int64_t j = 0; j < kWgBlockN / 32; ++j) {
-        Value c = ib.add(ib.mul(lane, kWgBlockN / 32), j);
-        Value v = memref::LoadOp::create(b, loc, accSmem, ValueRange{r, c});
-        accumulateIntoC(b, loc, mm, batchIv, ib.add(m0, r), ib.add(n0, c), v);
-      }
+                                   ib.c(4 * kWgConsumers));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(rows.getBody());
+    Value r = rows.getInductionVar();
+    for (int64_t j = 0; j < blockN / 32; ++j) {
+      Value c = ib.add(lane, j * 32);
+      Value v = memref::LoadOp::create(b, loc, tileSmem, ValueRange{r, c});
+      accumulateIntoC(b, loc, mm, batchIv, ib.add(m0, r), ib.add(n0, c), v);
     }
-    gpu::TerminatorOp::create(b, loc);
   }
 
-  static int64_t sharedBytes() {
-    return std::max(kWgStages * kWgStageBytes,
-                    kWgBlockM * kWgBlockN * int64_t(4)) +
+  static int64_t sharedBytes(int64_t blockN) {
+    return std::max(kWgStages * stageBytes(blockN),
+                    kWgBlockM * blockN * int64_t(4)) +
            kWgAlign;
   }
 };
@@ -897,7 +1008,8 @@ LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
   guardNonEmpty(rewriter, mm);
 
   int64_t blockM = kind == MmaKind::Wgmma ? kWgBlockM : kBlockM;
-  int64_t blockN = kind == MmaKind::Wgmma ? kWgBlockN : kBlockN;
+  int64_t blockN =
+      kind == MmaKind::Wgmma ? wgmmaBlockN(bType.getShape().back()) : kBlockN;
   Value gridX = ib.ceilDiv(mm.n, blockN), gridY = ib.ceilDiv(mm.m, blockM);
   Value gridZ = mm.batch ? mm.batch : ib.c(1);
   Value one = ib.c(1);
@@ -927,7 +1039,7 @@ LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
   };
   auto aMapType = mapType(kWgBlockM, kWgBlockK);
-  auto bMapType = mapType(kWgBlockK, 64);
+  auto bMapType = mapType(kWgBlockK, kWgBoxN);
   auto flatten = [&](Value v) -> Value {
     if (!isBatch)
       return v;
@@ -951,11 +1063,12 @@ LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
         .getResult(0);
   };
   Value ptrA = encodeMap(mm.a, kWgBlockM, kWgBlockK);
-  Value ptrB = encodeMap(mm.b, kWgBlockK, 64);
+  Value ptrB = encodeMap(mm.b, kWgBlockK, kWgBoxN);
   Value shmem = arith::ConstantIntOp::create(
-      rewriter, loc, rewriter.getI32Type(), WgmmaKernel::sharedBytes());
+      rewriter, loc, rewriter.getI32Type(), WgmmaKernel::sharedBytes(blockN));
   auto launch = gpu::LaunchOp::create(rewriter, loc, gridX, gridY, gridZ,
-                                      ib.c(kWgThreads), one, one, shmem);
+                                      ib.c(128), ib.c(1 + kWgConsumers), one,
+                                      shmem);
   rewriter.setInsertionPointToStart(&launch.getBody().front());
   Value kernelDescA =
       UnrealizedConversionCastOp::create(rewriter, loc, aMapType, ptrA)
@@ -963,7 +1076,7 @@ LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
   Value kernelDescB =
       UnrealizedConversionCastOp::create(rewriter, loc, bMapType, ptrB)
           .getResult(0);
-  WgmmaKernel kernel{rewriter, loc, mm, kernelDescA, kernelDescB};
+  WgmmaKernel kernel{rewriter, loc, mm, kernelDescA, kernelDescB, blockN};
   kernel.build(launch);
   rewriter.eraseOp(op);
   return success();

@@ -9,14 +9,14 @@
 
 // CHECK-LABEL: gpu.module @kernels
 // CHECK: llvm.mlir.global external @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
-// CHECK: llvm.mlir.global internal @__mbarrier() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<3 x i64>
+// CHECK: llvm.mlir.global internal @__mbarrier() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<8 x i64>
 // CHECK: llvm.mlir.global internal @global_zero() {addr_space = 1 : i32} : !llvm.array<0 x i8>
 gpu.module @kernels {
   llvm.mlir.global internal @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
-  llvm.mlir.global internal @__mbarrier() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<3 x i64>
+  llvm.mlir.global internal @__mbarrier() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<8 x i64>
   llvm.mlir.global internal @global_zero() {addr_space = 1 : i32} : !llvm.array<0 x i8>
 }
 
 // PTX: .extern .shared .align 16 .b8 __dynamic_shmem__0[];
 // PTX-NOT: .shared .align 16 .b8 __dynamic_shmem__0;
-// PTX: .shared .align 8 .b8 __mbarrier[24];
+// PTX: .shared .align 8 .b8 __mbarrier[64];

@@ -8,7 +8,7 @@
 // CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %[[GX:.+]], {{.*}} = %[[GY:.+]], {{.*}}) threads({{.*}}) in ({{.*}} = %[[T:.+]], {{.*}}) dynamic_shared_memory_size
 // CHECK:           gpu.dynamic_shared_memory
 // CHECK:           nvgpu.device_async_copy {{.*}}, 8, {{.*}} {bypassL1}
-// CHECK:           nvvm.cp.async.wait.group 1
+// CHECK:           nvvm.cp.async.wait.group 2
 // CHECK:           nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false}
 // CHECK:           nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
 // CHECK:           nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
@@ -18,10 +18,16 @@
 // WGMMA:         call @ampTensorMap2D_f16
 // WGMMA:         gpu.launch
 // WGMMA:           nvgpu.mbarrier.init
+// WGMMA:           nvvm.setmaxregister decrease 40
+// WGMMA:           nvgpu.mbarrier.try_wait.parity
+// WGMMA:           nvgpu.mbarrier.arrive.expect_tx
 // WGMMA:           nvgpu.tma.async.load
+// WGMMA:           nvvm.setmaxregister increase 232
 // WGMMA:           nvgpu.mbarrier.try_wait.parity
 // WGMMA:           nvgpu.warpgroup.generate.descriptor
 // WGMMA:           nvgpu.warpgroup.mma {{.*}} {transposeB}
+// WGMMA:           nvgpu.mbarrier.arrive
+// WGMMA:           nvvm.barrier
 // WGMMA:           nvgpu.warpgroup.mma.store
 func.func @matmul_f16_aligned(%a: memref<256x64xf16>, %b: memref<64x512xf16>,
                               %c: memref<256x512xf32>) {

@@ -18,9 +18,13 @@
 // SM90A-DAG: mbarrier.try_wait.parity.shared.b64
 // SM90A-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // SM90A-DAG: wgmma.fence.sync.aligned
-// SM90A-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// SM90A-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // SM90A-DAG: wgmma.commit_group.sync.aligned
 // SM90A-DAG: wgmma.wait_group.sync.aligned
+// SM90A-DAG: setmaxnreg.dec.sync.aligned.u32 40;
+// SM90A-DAG: setmaxnreg.inc.sync.aligned.u32 232;
+// SM90A-DAG: mbarrier.arrive.shared.b64
+// SM90A-DAG: bar.sync {{[0-9]+}}, 256;
 // bf16 takes wgmma too (bf16 TMA maps); the odd shape takes mma.sync.
 // SM90A-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // SM90A-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
