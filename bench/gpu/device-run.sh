@@ -20,7 +20,8 @@
 # benchmarks), and device.txt (nvidia-smi); with --profile also ncu.txt:
 # Nsight Compute's speed-of-light, occupancy, launch and memory sections for
 # the mma.sync and wgmma GEMM kernels at 4096^3 (f16), for a target that is
-# missed. Exit status 1 if a test failed; the benchmarks run either way.
+# missed, and kernel-times.txt: the GEMM kernels' own durations (amp's and
+# cuBLAS's, ncu at the GPU's clocks) at 4096^3 and 8192^3. Exit status 1 if a test failed; the benchmarks run either way.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bundle=$root/bench/gpu/device-bundle.tgz
@@ -86,6 +87,24 @@ if [[ $profile == 1 ]]; then
         --kernel-name gemm_kernel --launch-count 1 \
         "$dir/prebuilt/$exe" --iters 1 --warmup 0 --quiet 2>&1
     done > "$out/ncu.txt"
+    # Kernel time alone at the GPU's own clocks (no harness, launch or
+    # allocation), amp's kernels and cuBLAS's alike: the fair ratio.
+    for n in 4096 8192; do
+      for exe in gemm-mma-$n gemm-wgmma-$n; do
+        echo "== $exe"
+        timeout 120 ncu --clock-control none --metrics gpu__time_duration.sum \
+          --kernel-name gemm_kernel --launch-skip 2 --launch-count 3 \
+          "$dir/prebuilt/$exe" --iters 5 --warmup 0 --quiet 2>&1 | grep -E "gemm_kernel|gpu__time_duration"
+      done
+      echo "== cublas-$n"
+      timeout 120 ncu --clock-control none --metrics gpu__time_duration.sum \
+        --launch-skip 2 --launch-count 3 python3 -c "
+import torch
+a = torch.randn($n, $n, device='cuda', dtype=torch.float16)
+b = torch.randn($n, $n, device='cuda', dtype=torch.float16)
+for _ in range(5): c = a @ b
+torch.cuda.synchronize()" 2>&1 | grep -E "^  [a-zA-Z_].*\(|gpu__time_duration"
+    done > "$out/kernel-times.txt"
   else
     echo "ncu not found" > "$out/ncu.txt"
   fi
