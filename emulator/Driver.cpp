@@ -746,6 +746,29 @@ AMP_DRIVER_EXPORT CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize,
   return allocate(dptr, bytesize);
 }
 
+// One pool per device; the emulator's allocations are host memory, so its
+// attributes change nothing.
+AMP_DRIVER_EXPORT CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool,
+                                                     CUdevice dev) {
+  LOCK;
+  if (CUresult e = ready())
+    return e;
+  if (!pool || dev != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  static int defaultPool;
+  *pool = reinterpret_cast<CUmemoryPool>(&defaultPool);
+  return CUDA_SUCCESS;
+}
+
+AMP_DRIVER_EXPORT CUresult cuMemPoolSetAttribute(CUmemoryPool pool,
+                                                 CUmemPool_attribute attr,
+                                                 void *value) {
+  LOCK;
+  if (!pool || !value || attr != CU_MEMPOOL_ATTR_RELEASE_THRESHOLD)
+    return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
 AMP_DRIVER_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr,
                                              size_t bytesize, unsigned int) {
   LOCK;

@@ -48,6 +48,7 @@ using CUmodule = struct CUmod_st *;
 using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
+using CUmemoryPool = struct CUmemPoolHandle_st *;
 
 //===----------------------------------------------------------------------===//
 // Enumerations (only the values amp or a stand-in driver needs)
@@ -190,6 +191,11 @@ enum CUlaunchAttributeID {
   CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3,
   CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
   CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5,
+};
+
+/// Attributes of a stream-ordered memory pool (cuMemPoolSetAttribute).
+enum CUmemPool_attribute {
+  CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4,
 };
 
 /// Element types of cuTensorMapEncodeTiled.
@@ -368,6 +374,10 @@ enum class EntryPointNeed { Required, Optional };
   X(cuMemFree, cuMemFree_v2, Required, CUresult, (CUdeviceptr dptr))           \
   X(cuMemFreeAsync, cuMemFreeAsync, Optional, CUresult,                        \
     (CUdeviceptr dptr, CUstream hStream))                                      \
+  X(cuDeviceGetDefaultMemPool, cuDeviceGetDefaultMemPool, Optional,          \
+    CUresult, (CUmemoryPool *pool_out, CUdevice dev))                          \
+  X(cuMemPoolSetAttribute, cuMemPoolSetAttribute, Optional, CUresult,          \
+    (CUmemoryPool pool, CUmemPool_attribute attr, void *value))                \
   X(cuPointerGetAttribute, cuPointerGetAttribute, Required, CUresult,          \
     (void *data, CUpointer_attribute attribute, CUdeviceptr ptr))              \
   X(cuMemcpy, cuMemcpy, Required, CUresult,                                    \

@@ -9,9 +9,9 @@
 // inputs and an f32 output by a gpu.launch built directly from gpu, nvgpu,
 // nvvm, vector, memref and scf ops:
 //
-//  - mma.sync (sm_80+): a 128x256 block tile computed by 8 warps (2x4, each
-//    64x64 = 4x8 m16n8 fragments), K in steps of 32 staged in dynamic shared
-//    memory (four stages, cp.async when the rows are 16-byte aligned), A and
+//  - mma.sync (sm_80+): a 128x128 block tile computed by 8 warps (2x4, each
+//    64x32 = 4x4 m16n8 fragments), K in steps of 32 staged in dynamic shared
+//    memory (three stages, cp.async when the rows are 16-byte aligned), A and
 //    B fragments loaded with ldmatrix (B transposed), m16n8k16 mma.sync with
 //    f32 accumulators in registers, and a masked read-modify-write epilogue.
 //  - wgmma (sm_90a): a 128x256 block tile (128x128 for narrow matmuls),
@@ -242,11 +242,14 @@ static std::pair<Value, Value> groupedTile(IndexBuilder &ib,
 // mma.sync kernel
 //===----------------------------------------------------------------------===//
 
-constexpr int64_t kBlockM = 128, kBlockN = 256, kBlockK = 32;
-constexpr int64_t kWarpM = 64, kWarpN = 64, kWarpsN = 4;
+/// 128x128 block tiles: on an H200, 128x256 tiles (64x64 per warp, 254
+/// registers, one block per SM) ran 14% slower at 4096^3 than 128x128 (128
+/// registers, two blocks per SM).
+constexpr int64_t kBlockM = 128, kBlockN = 128, kBlockK = 32;
+constexpr int64_t kWarpM = 64, kWarpN = 32, kWarpsN = 4;
 /// K tiles in flight: cp.async fills stage kt + kMmaStages - 1 while the
 /// warps multiply stage kt.
-constexpr int64_t kMmaStages = 4;
+constexpr int64_t kMmaStages = 3;
 constexpr int64_t kMmaSyncThreads = 256;
 constexpr int64_t kFragsM = kWarpM / 16, kFragsN = kWarpN / 8;
 /// Row padding of the staged tiles (in elements): keeps rows 16-byte aligned

@@ -8,7 +8,7 @@
 // CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %[[GX:.+]], {{.*}} = %[[GY:.+]], {{.*}}) threads({{.*}}) in ({{.*}} = %[[T:.+]], {{.*}}) dynamic_shared_memory_size
 // CHECK:           gpu.dynamic_shared_memory
 // CHECK:           nvgpu.device_async_copy {{.*}}, 8, {{.*}} {bypassL1}
-// CHECK:           nvvm.cp.async.wait.group 2
+// CHECK:           nvvm.cp.async.wait.group 1
 // CHECK:           nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false}
 // CHECK:           nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
 // CHECK:           nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
