@@ -440,6 +440,12 @@ AMP_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
 AMP_EXPORT void mgpuModuleUnload(CUmodule module) {
   if (!module)
     return;
+  // Modules are unloaded by global destructors. A tool that shuts the
+  // driver down first (Nsight Compute does) has already freed them: nothing
+  // to do, nothing to report.
+  CUcontext current = nullptr;
+  if (driver().cuCtxGetCurrent(&current) == CUDA_ERROR_DEINITIALIZED)
+    return;
   ensureContext();
   CUDA_CALL(cuModuleUnload, module);
 }
