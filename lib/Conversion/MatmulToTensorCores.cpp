@@ -803,6 +803,9 @@ static FailureOr<func::FuncOp> getTensorMapFn(Operation *op, Type elt) {
           {UnrankedMemRefType::get(elt, Attribute()), index, index},
           {LLVM::LLVMPointerType::get(b.getContext())}));
   fn.setPrivate();
+  // It reads the descriptor only (pointer, sizes, strides), never device
+  // data: no stream synchronization is needed before it.
+  fn->setAttr(kHostOnlyAttrName, b.getUnitAttr());
   return fn;
 }
 

@@ -92,6 +92,18 @@ void reduceTrigonometricArguments(Operation *root);
 /// form that the GPU-to-NVVM lowering keeps (never libdevice).
 void populateGPUMathToLLVMIntrinsicPatterns(RewritePatternSet &patterns);
 
+/// The unit attribute on runtime function declarations whose calls only read
+/// host memory and memref descriptors, never device data written by queued
+/// GPU work (amp's tensor-map and device-constant functions): such a call
+/// needs no stream synchronization (--amp-gpu-elide-host-syncs).
+constexpr llvm::StringLiteral kHostOnlyAttrName = "amp.host_only";
+
+/// Patterns of --amp-gpu-elide-host-syncs: a blocking gpu.wait followed only
+/// by memory-effect-free ops and calls to `amp.host_only` functions up to a
+/// `gpu.wait async` without operands is removed, and the new chain is
+/// continued from the waited tokens.
+void populateGPUElideHostSyncsPatterns(RewritePatternSet &patterns);
+
 /// Replaces an outermost scf.parallel without results by a flat 1-D
 /// gpu.launch with `blockSize` threads per block.
 LogicalResult convertParallelLoopToLaunch(RewriterBase &rewriter,

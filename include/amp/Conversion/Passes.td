@@ -154,6 +154,52 @@ def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
   ];
 }
 
+def AmpGPUElideHostSyncsPass : Pass<"amp-gpu-elide-host-syncs"> {
+  let summary = "Keep host-only runtime calls from splitting the GPU stream "
+                "that gpu-async-region builds";
+  let description = [{
+    Upstream's `gpu-async-region` treats every host op with side effects as a
+    reader or writer of device data: it ends the asynchronous region before
+    it with a blocking `gpu.wait [%tokens]` (stream synchronize and destroy)
+    and starts a new one after it with `gpu.wait async` (a new stream). amp's
+    runtime calls that only read a memref descriptor or host memory
+    (`ampTensorMap2D_*`, which encodes a TMA descriptor from a pointer and
+    sizes, and `ampDeviceConstant_*`, which uploads a constant global) need
+    no such round trip: their declarations carry the unit attribute
+    `amp.host_only`, and on a cache miss the runtime waits for its own
+    upload.
+
+    Within a block, this pass looks for a blocking `gpu.wait [%tokens]`
+    followed only by ops without memory effects and calls to `amp.host_only`
+    functions, up to a `%n = gpu.wait async` without operands. It erases the
+    blocking wait and replaces `%n` by the waited token (one) or by
+    `gpu.wait async [%tokens]` (several): the work after the calls stays on
+    the stream before them. Anything else between the two waits (another
+    call, a host memory access, a GPU op) leaves them alone.
+
+    Example:
+
+    ```mlir
+    // amp-opt --amp-gpu-elide-host-syncs
+    %t0 = gpu.launch_func async [%t] @kernels::@k ...
+    gpu.wait [%t0]
+    %map = func.call @ampTensorMap2D_f16(%a, %c128, %c64)
+        : (memref<*xf16>, index, index) -> !llvm.ptr
+    %t1 = gpu.wait async
+    %t2 = gpu.launch_func async [%t1] @kernels::@mm ... args(%map : !llvm.ptr)
+    // becomes
+    %t0 = gpu.launch_func async [%t] @kernels::@k ...
+    %map = func.call @ampTensorMap2D_f16(%a, %c128, %c64) ...
+    %t2 = gpu.launch_func async [%t0] @kernels::@mm ... args(%map : !llvm.ptr)
+    ```
+  }];
+  let statistics = [
+    Statistic<"numElided", "elided-syncs",
+              "Blocking waits around host-only calls removed">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def AmpGPUExternDynamicSharedPass : Pass<"amp-gpu-extern-dynamic-shared"> {
   let summary = "Declare the dynamic shared memory of GPU kernels as external "
                 "(.extern .shared) so that it follows the static variables";
