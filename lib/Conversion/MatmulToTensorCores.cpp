@@ -1034,16 +1034,27 @@ struct AmpGPUMatmulToMmaPass
           << "' (expected mma-sync, wgmma or none)";
       return signalPassFailure();
     }
-    SmallVector<linalg::LinalgOp> matmuls, simt;
+    SmallVector<linalg::LinalgOp> matmuls, simt, skinny;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (op->getParentOfType<gpu::LaunchOp>())
         return;
-      if (tensorCores && isTensorCoreMatmul(op))
+      // Few rows: the time is reading B, whatever the input type.
+      if (isSkinnyMatmul(op, skinnyMaxM) &&
+          (matmulInputType(op).isF32() ? simtF32 : tensorCores))
+        skinny.push_back(op);
+      else if (tensorCores && isTensorCoreMatmul(op))
         matmuls.push_back(op);
       else if (simtF32 && isSimtF32Matmul(op))
         simt.push_back(op);
     });
     IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : skinny) {
+      bool fused = false;
+      if (failed(rewriteMatmulToSkinnyKernel(rewriter, op, skinnyMaxM, &fused)))
+        continue;
+      ++numSkinny;
+      numFusedRounding += fused;
+    }
     for (linalg::LinalgOp op : simt)
       if (succeeded(rewriteMatmulToSimtKernel(rewriter, op)))
         ++numSimt;

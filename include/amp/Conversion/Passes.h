@@ -57,6 +57,22 @@ bool isSimtF32Matmul(linalg::LinalgOp op);
 LogicalResult rewriteMatmulToSimtKernel(RewriterBase &rewriter,
                                         linalg::LinalgOp op);
 
+/// Whether `op` is a linalg.matmul on memrefs (default maps, f32, f16 or
+/// bf16 inputs, f32 output) with a static M of at most `maxM` rows: a
+/// matrix-vector product that the skinny kernel computes at the speed of
+/// reading B.
+bool isSkinnyMatmul(linalg::LinalgOp op, int64_t maxM);
+
+/// Replaces `op` (for which isSkinnyMatmul holds) by the skinny SIMT
+/// kernel(s): 32 columns per block, K split over the block's warps and, for
+/// narrow B, over blocks (then a second kernel adds the splits). A 16-bit B
+/// rounded from an f32 function argument for this matmul alone is read as
+/// f32 and rounded in registers, and the rounding kernel is erased;
+/// `fusedRounding` says whether that happened.
+LogicalResult rewriteMatmulToSkinnyKernel(RewriterBase &rewriter,
+                                          linalg::LinalgOp op, int64_t maxM,
+                                          bool *fusedRounding = nullptr);
+
 /// Replaces `op` (for which isTensorCoreMatmul holds) by a gpu.launch that
 /// computes it on Tensor Cores with the given instruction family. A wgmma
 /// request for a matmul the wgmma kernel does not take (see the pass

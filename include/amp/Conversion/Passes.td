@@ -111,6 +111,21 @@ def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
     in workgroup memory. Matmuls with other element types, other indexing
     maps, or on tensors are left to the generic path.
 
+    Before either, a `linalg.matmul` with a static M of at most
+    `skinny-max-m` rows (default 16; f16/bf16 inputs unless `kind=none`,
+    f32 inputs with `simt-f32`) gets the skinny kernel, which is bound by
+    reading B once: 256 threads over 32 columns (each warp reads 32
+    consecutive elements of a row of B), K split over the 8 warps and, when
+    N/32 blocks are too few for the GPU, over blocks too; the splits' sums go
+    through a workspace to a second kernel that adds them in a fixed order.
+    At 16 rows it does 16 FMAs per element of B, still about the rate at
+    which an H100 reads f32 B (more rows belong to the tiled kernels, whose
+    128-row tiles are then at least an eighth used). Accumulation is in f32.
+    When the 16-bit B is rounded from an f32 function argument by an
+    elementwise kernel that feeds only this matmul, the skinny kernel reads
+    the f32 argument and rounds in registers (the same values), and the
+    rounding kernel and its buffer are erased.
+
     Example:
 
     ```mlir
@@ -133,12 +148,19 @@ def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
     Option<"simtF32", "simt-f32", "bool", /*default=*/"false",
            "Also map f32 x f32 -> f32 matmuls to a tiled SIMT kernel (the "
            "FP32 baseline) instead of leaving them to the generic path">,
+    Option<"skinnyMaxM", "skinny-max-m", "int64_t", /*default=*/"16",
+           "linalg.matmuls with a static M of at most this many rows get "
+           "the memory-bound skinny kernel (0: never)">,
   ];
   let statistics = [
     Statistic<"numMmaSync", "mma-sync-kernels", "Matmuls mapped to mma.sync">,
     Statistic<"numWgmma", "wgmma-kernels", "Matmuls mapped to wgmma">,
     Statistic<"numSimt", "simt-f32-kernels",
               "FP32 matmuls mapped to the tiled SIMT kernel">,
+    Statistic<"numSkinny", "skinny-kernels",
+              "Matmuls with few rows mapped to the skinny kernel">,
+    Statistic<"numFusedRounding", "fused-roundings",
+              "Roundings of B to 16 bits done inside the skinny kernel">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
