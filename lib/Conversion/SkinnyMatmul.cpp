@@ -15,7 +15,8 @@
 //    owns column n0 + l, warp w the rows k = w, w + 8, ... of its K range:
 //    each warp-wide load of B reads 32 consecutive elements of one row.
 //    A[m, k] is the same address for the whole warp (a broadcast served by
-//    L1; A is tiny). Each thread keeps M f32 accumulators.
+//    L1; A is tiny). Each thread keeps M f32 accumulators and loads 4 rows
+//    of B per loop iteration.
 //  - K is split over `splits` blocks (gridDim.y) when the columns alone do
 //    not give enough blocks (~8 resident 256-thread blocks per SM on 132
 //    SMs), so that N = 1536, K = 8960 still runs ~1000 blocks.
@@ -48,6 +49,9 @@ constexpr int64_t kSkinnyThreads = 256;
 /// (f32) or 64 bytes (16-bit) of one row, whole 32-byte sectors either way.
 constexpr int64_t kSkinnyCols = 32;
 constexpr int64_t kSkinnyKLanes = kSkinnyThreads / kSkinnyCols;
+/// Rows of B each thread loads per iteration of its K loop (neither the
+/// NVPTX back end nor ptxas unrolls a loop with a run-time trip count here).
+constexpr int64_t kSkinnyUnroll = 4;
 /// Blocks the kernel tries to launch: 8 resident 256-thread blocks per SM
 /// on an H100's 132 SMs. Smaller GPUs just run more waves.
 constexpr int64_t kSkinnyTargetBlocks = 132 * 8;
@@ -179,22 +183,53 @@ struct SkinnyKernel {
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(&inN.getThenRegion().front());
-      auto loop = scf::ForOp::create(b, loc, ib.add(kBegin, warp), kEnd,
-                                     ib.c(kSkinnyKLanes), zeros);
-      b.setInsertionPointToStart(loop.getBody());
-      Value k = loop.getInductionVar();
-      Value bv =
-          widen(memref::LoadOp::create(b, loc, bSource, ValueRange{k, col}));
-      SmallVector<Value> acc;
-      for (int64_t m = 0; m < rows; ++m) {
-        Value av =
-            widen(memref::LoadOp::create(b, loc, mm.a, ValueRange{ib.c(m), k}));
-        acc.push_back(
-            math::FmaOp::create(b, loc, av, bv, loop.getRegionIterArgs()[m]));
+      // The thread's rows: kStart, kStart + 8, ... below kEnd, `count` of
+      // them; kSkinnyUnroll per iteration of the main loop (independent
+      // loads in flight: the loop has no other parallelism), the rest one
+      // by one. The order of the FMAs into each accumulator is k ascending
+      // either way.
+      Value kStart = ib.add(kBegin, warp);
+      Value count =
+          ib.select(ib.lt(kStart, kEnd),
+                    ib.ceilDiv(ib.sub(kEnd, kStart), kSkinnyKLanes), ib.c(0));
+      Value mainCount = ib.div(count, kSkinnyUnroll);
+      auto accumulateRows = [&](Value k0, int64_t n, ValueRange in) {
+        SmallVector<Value> acc(in.begin(), in.end());
+        for (int64_t u = 0; u < n; ++u) {
+          Value k = ib.add(k0, u * kSkinnyKLanes);
+          Value bv = widen(
+              memref::LoadOp::create(b, loc, bSource, ValueRange{k, col}));
+          for (int64_t m = 0; m < rows; ++m) {
+            Value av = widen(
+                memref::LoadOp::create(b, loc, mm.a, ValueRange{ib.c(m), k}));
+            acc[m] = math::FmaOp::create(b, loc, av, bv, acc[m]);
+          }
+        }
+        return acc;
+      };
+      auto mainLoop =
+          scf::ForOp::create(b, loc, ib.c(0), mainCount, ib.c(1), zeros);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(mainLoop.getBody());
+        Value k0 = ib.add(kStart, ib.mul(mainLoop.getInductionVar(),
+                                         kSkinnyUnroll * kSkinnyKLanes));
+        scf::YieldOp::create(
+            b, loc,
+            accumulateRows(k0, kSkinnyUnroll, mainLoop.getRegionIterArgs()));
       }
-      scf::YieldOp::create(b, loc, acc);
-      b.setInsertionPointAfter(loop);
-      scf::YieldOp::create(b, loc, loop.getResults());
+      auto restLoop =
+          scf::ForOp::create(b, loc, ib.mul(mainCount, kSkinnyUnroll), count,
+                             ib.c(1), mainLoop.getResults());
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(restLoop.getBody());
+        Value k0 =
+            ib.add(kStart, ib.mul(restLoop.getInductionVar(), kSkinnyKLanes));
+        scf::YieldOp::create(
+            b, loc, accumulateRows(k0, 1, restLoop.getRegionIterArgs()));
+      }
+      scf::YieldOp::create(b, loc, restLoop.getResults());
       b.setInsertionPointToStart(&inN.getElseRegion().front());
       scf::YieldOp::create(b, loc, zeros);
     }

@@ -36,15 +36,20 @@ func.func @gemv_f32_split_k(%a: memref<1x1536xf32>, %b: memref<1536x8960xf32>,
 
 // -----
 
-// Few columns blocks and a short K: one split, the block adds its sums into
-// C itself (C += A * B, no fill); 16-bit inputs are widened to f32.
+// Few column blocks and a short K: one split, the block adds its sums into
+// C itself (C += A * B, no fill); 16-bit inputs are widened to f32. Each
+// thread's K loop takes 4 rows of B per iteration (4 rows x 4 accumulators),
+// then the remaining rows one by one.
 // CHECK-LABEL: func.func @skinny_bf16_one_split
 // CHECK-NOT:     memref.alloc
 // CHECK:         gpu.launch
 // CHECK:           scf.for
 // CHECK:             arith.extf %{{.*}} : bf16 to f32
-// CHECK:             math.fma
-// CHECK-COUNT-3:     math.fma
+// CHECK-COUNT-16:    math.fma
+// CHECK-NOT:         math.fma
+// CHECK:           scf.for
+// CHECK-COUNT-4:     math.fma
+// CHECK-NOT:         math.fma
 // CHECK:           gpu.barrier
 // CHECK:           memref.load %{{.*}} : memref<4x100xf32>
 // CHECK:           arith.addf
