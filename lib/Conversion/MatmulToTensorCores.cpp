@@ -729,6 +729,23 @@ static FailureOr<func::FuncOp> getTensorMapFn(Operation *op, Type elt) {
 /// Reads the operands and sizes of `op`, folds a linalg.fill of C right
 /// before it (the usual zero init) into `init`, and leaves the insertion
 /// point before `op`.
+/// The value of every element of `v` when it is a memref.get_global of a
+/// constant f32 global with a splat initializer; null otherwise.
+static FloatAttr splatF32Global(Value v) {
+  auto getGlobal = v.getDefiningOp<memref::GetGlobalOp>();
+  if (!getGlobal)
+    return {};
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      getGlobal, getGlobal.getNameAttr());
+  if (!global || !global.getConstant())
+    return {};
+  auto value =
+      dyn_cast_or_null<DenseElementsAttr>(global.getConstantInitValue());
+  if (!value || !value.isSplat() || !value.getElementType().isF32())
+    return {};
+  return value.getSplatValue<FloatAttr>();
+}
+
 MatmulOperands mlir::amp::detail::prepareMatmul(RewriterBase &rewriter,
                                                 linalg::LinalgOp op,
                                                 Type inType) {
@@ -739,6 +756,16 @@ MatmulOperands mlir::amp::detail::prepareMatmul(RewriterBase &rewriter,
         fill.getInputs()[0].getType() == rewriter.getF32Type()) {
       mm.init = fill.getInputs()[0];
       rewriter.eraseOp(fill);
+    }
+  } else if (auto copy = dyn_cast_or_null<memref::CopyOp>(op->getPrevNode())) {
+    // Bufferization writes a constant zero output (`outs(%cst : tensor<..>)`
+    // with %cst an arith.constant) as a copy from a constant global: a
+    // device-to-device copy and an upload per call, for one value.
+    if (FloatAttr splat = splatF32Global(copy.getSource());
+        splat && copy.getTarget() == op.getDpsInits()[0]) {
+      rewriter.setInsertionPoint(op);
+      mm.init = arith::ConstantOp::create(rewriter, op.getLoc(), splat);
+      rewriter.eraseOp(copy);
     }
   }
   rewriter.setInsertionPoint(op);

@@ -99,7 +99,9 @@ def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
       need M a multiple of 128 and K a multiple of 64. Matmuls that do not
       qualify use the mma.sync kernel.
 
-    A `linalg.fill` of C right before the matmul (the usual zero init) is
+    A `linalg.fill` of C right before the matmul (the usual zero init), or
+    a `memref.copy` into C of a constant global whose elements are all one
+    value (what bufferization makes of a constant zero output tensor), is
     folded into the kernel's epilogue, which then writes `init + A * B`
     without reading C.
 
