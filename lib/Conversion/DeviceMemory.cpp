@@ -273,6 +273,9 @@ static FailureOr<func::FuncOp> getDeviceConstantFn(ModuleOp module, Type elt) {
   auto fn = func::FuncOp::create(b, module.getLoc(), name,
                                  b.getFunctionType({unranked}, {unranked}));
   fn.setPrivate();
+  // It reads the host global only (and waits for its own upload): no stream
+  // synchronization is needed before it.
+  fn->setAttr(kHostOnlyAttrName, b.getUnitAttr());
   return fn;
 }
 

@@ -204,6 +204,9 @@ void mlir::amp::buildAmpGPUPipeline(OpPassManager &pm,
   // One stream per host function: launches, allocations and copies are
   // queued on it and waited for before returning.
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  // ...except around amp's host-only runtime calls (TMA descriptors, weight
+  // uploads), where gpu-async-region would synchronize and restart it.
+  pm.addNestedPass<func::FuncOp>(createAmpGPUElideHostSyncsPass());
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());

@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MatmulKernels.h"
 #include "amp/Conversion/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -46,6 +47,7 @@ namespace amp {
 
 using namespace mlir;
 using namespace mlir::amp;
+using namespace mlir::amp::detail;
 
 //===----------------------------------------------------------------------===//
 // Matching
@@ -54,7 +56,7 @@ using namespace mlir::amp;
 /// The element type of A and B when `op` is a linalg.matmul or
 /// linalg.batch_matmul on memrefs with default maps, A and B of one type
 /// among f16, bf16 and f32, and C of f32.
-static Type matmulInputType(linalg::LinalgOp op) {
+Type mlir::amp::detail::matmulInputType(linalg::LinalgOp op) {
   if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()))
     return {};
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
@@ -125,93 +127,8 @@ static bool hasAlignedRows(MemRefType type) {
 namespace {
 
 //===----------------------------------------------------------------------===//
-// Index arithmetic helpers
+// Block order
 //===----------------------------------------------------------------------===//
-
-/// A builder with short names for the index arithmetic of the kernels.
-struct IndexBuilder {
-  OpBuilder &b;
-  Location loc;
-
-  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) {
-    return b.createOrFold<arith::AddIOp>(loc, x, y);
-  }
-  Value add(Value x, int64_t y) { return add(x, c(y)); }
-  Value sub(Value x, Value y) {
-    return b.createOrFold<arith::SubIOp>(loc, x, y);
-  }
-  Value mul(Value x, int64_t y) {
-    return b.createOrFold<arith::MulIOp>(loc, x, c(y));
-  }
-  Value div(Value x, int64_t y) {
-    return b.createOrFold<arith::DivUIOp>(loc, x, c(y));
-  }
-  Value rem(Value x, int64_t y) {
-    return b.createOrFold<arith::RemUIOp>(loc, x, c(y));
-  }
-  Value ceilDiv(Value x, int64_t y) { return div(add(x, y - 1), y); }
-  Value lt(Value x, Value y) {
-    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, x, y);
-  }
-  Value eq(Value x, int64_t y) {
-    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, x,
-                                         c(y));
-  }
-  Value gtZero(Value x) {
-    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ugt, x,
-                                         c(0));
-  }
-  Value land(Value x, Value y) {
-    return b.createOrFold<arith::AndIOp>(loc, x, y);
-  }
-  Value select(Value cond, Value x, Value y) {
-    return b.createOrFold<arith::SelectOp>(loc, cond, x, y);
-  }
-  Value dim(Value memref, int64_t i) {
-    return b.createOrFold<memref::DimOp>(loc, memref, i);
-  }
-};
-
-/// The operands and sizes of one matmul, seen from inside the kernel.
-struct MatmulOperands {
-  Value a, b, cMat;
-  Value m, n, k;
-  /// Null for linalg.matmul.
-  Value batch;
-  Type inType;
-  /// The value a linalg.fill right before the matmul wrote into C (the
-  /// usual zero init): the kernel then writes `init + A*B` without reading
-  /// C, and the fill is gone. Null: C += A*B.
-  Value init;
-};
-
-/// Indices of an A, B or C element for the (optional) batch index.
-static SmallVector<Value> withBatch(Value batchIv, ValueRange ij) {
-  SmallVector<Value> idx;
-  if (batchIv)
-    idx.push_back(batchIv);
-  idx.append(ij.begin(), ij.end());
-  return idx;
-}
-
-/// Adds `acc` to C[row, col] (or to the fill value) when (row, col) is
-/// inside C.
-static void accumulateIntoC(OpBuilder &b, Location loc,
-                            const MatmulOperands &mm, Value batchIv, Value row,
-                            Value col, Value acc) {
-  IndexBuilder ib{b, loc};
-  Value inBounds = ib.land(ib.lt(row, mm.m), ib.lt(col, mm.n));
-  auto ifOp = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  SmallVector<Value> idx = withBatch(batchIv, {row, col});
-  Value old = mm.init
-                  ? mm.init
-                  : memref::LoadOp::create(b, loc, mm.cMat, idx).getResult();
-  Value sum = arith::AddFOp::create(b, loc, old, acc);
-  memref::StoreOp::create(b, loc, sum, mm.cMat, idx);
-}
 
 /// Rows of block tiles that consecutive blocks cover (see groupedTile).
 constexpr int64_t kGroupRows = 8;
@@ -803,14 +720,35 @@ static FailureOr<func::FuncOp> getTensorMapFn(Operation *op, Type elt) {
           {UnrankedMemRefType::get(elt, Attribute()), index, index},
           {LLVM::LLVMPointerType::get(b.getContext())}));
   fn.setPrivate();
+  // It reads the descriptor only (pointer, sizes, strides), never device
+  // data: no stream synchronization is needed before it.
+  fn->setAttr(kHostOnlyAttrName, b.getUnitAttr());
   return fn;
 }
 
 /// Reads the operands and sizes of `op`, folds a linalg.fill of C right
 /// before it (the usual zero init) into `init`, and leaves the insertion
 /// point before `op`.
-static MatmulOperands prepareMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
-                                    Type inType) {
+/// The value of every element of `v` when it is a memref.get_global of a
+/// constant f32 global with a splat initializer; null otherwise.
+static FloatAttr splatF32Global(Value v) {
+  auto getGlobal = v.getDefiningOp<memref::GetGlobalOp>();
+  if (!getGlobal)
+    return {};
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      getGlobal, getGlobal.getNameAttr());
+  if (!global || !global.getConstant())
+    return {};
+  auto value =
+      dyn_cast_or_null<DenseElementsAttr>(global.getConstantInitValue());
+  if (!value || !value.isSplat() || !value.getElementType().isF32())
+    return {};
+  return value.getSplatValue<FloatAttr>();
+}
+
+MatmulOperands mlir::amp::detail::prepareMatmul(RewriterBase &rewriter,
+                                                linalg::LinalgOp op,
+                                                Type inType) {
   MatmulOperands mm;
   if (auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode())) {
     if (fill.hasPureBufferSemantics() &&
@@ -818,6 +756,16 @@ static MatmulOperands prepareMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
         fill.getInputs()[0].getType() == rewriter.getF32Type()) {
       mm.init = fill.getInputs()[0];
       rewriter.eraseOp(fill);
+    }
+  } else if (auto copy = dyn_cast_or_null<memref::CopyOp>(op->getPrevNode())) {
+    // Bufferization writes a constant zero output (`outs(%cst : tensor<..>)`
+    // with %cst an arith.constant) as a copy from a constant global: a
+    // device-to-device copy and an upload per call, for one value.
+    if (FloatAttr splat = splatF32Global(copy.getSource());
+        splat && copy.getTarget() == op.getDpsInits()[0]) {
+      rewriter.setInsertionPoint(op);
+      mm.init = arith::ConstantOp::create(rewriter, op.getLoc(), splat);
+      rewriter.eraseOp(copy);
     }
   }
   rewriter.setInsertionPoint(op);
@@ -837,7 +785,8 @@ static MatmulOperands prepareMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
 
 /// Moves the insertion point into an scf.if that skips empty outputs (a
 /// zero-sized grid is a launch error), unless they are statically non-empty.
-static void guardNonEmpty(RewriterBase &rewriter, const MatmulOperands &mm) {
+void mlir::amp::detail::guardNonEmpty(RewriterBase &rewriter,
+                                      const MatmulOperands &mm) {
   Location loc = mm.cMat.getLoc();
   IndexBuilder ib{rewriter, loc};
   Value nonEmpty = ib.land(ib.gtZero(mm.m), ib.gtZero(mm.n));
@@ -1112,16 +1061,27 @@ struct AmpGPUMatmulToMmaPass
           << "' (expected mma-sync, wgmma or none)";
       return signalPassFailure();
     }
-    SmallVector<linalg::LinalgOp> matmuls, simt;
+    SmallVector<linalg::LinalgOp> matmuls, simt, skinny;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (op->getParentOfType<gpu::LaunchOp>())
         return;
-      if (tensorCores && isTensorCoreMatmul(op))
+      // Few rows: the time is reading B, whatever the input type.
+      if (isSkinnyMatmul(op, skinnyMaxM) &&
+          (matmulInputType(op).isF32() ? simtF32 : tensorCores))
+        skinny.push_back(op);
+      else if (tensorCores && isTensorCoreMatmul(op))
         matmuls.push_back(op);
       else if (simtF32 && isSimtF32Matmul(op))
         simt.push_back(op);
     });
     IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : skinny) {
+      bool fused = false;
+      if (failed(rewriteMatmulToSkinnyKernel(rewriter, op, skinnyMaxM, &fused)))
+        continue;
+      ++numSkinny;
+      numFusedRounding += fused;
+    }
     for (linalg::LinalgOp op : simt)
       if (succeeded(rewriteMatmulToSimtKernel(rewriter, op)))
         ++numSimt;

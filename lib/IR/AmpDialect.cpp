@@ -46,6 +46,9 @@ static bool isFunctionOrModule(Operation *op) {
   return isa<FunctionOpInterface>(op) || op->hasTrait<OpTrait::SymbolTable>();
 }
 
+/// Runtime declarations carry amp.host_only.
+static bool isFunction(Operation *op) { return isa<FunctionOpInterface>(op); }
+
 static const AnnotationKind kAnnotations[] = {
     {"amp.color", "a color attribute (#amp.color<green|gray|red>)",
      [](Attribute a) { return isa<ColorAttr>(a); }},
@@ -61,6 +64,8 @@ static const AnnotationKind kAnnotations[] = {
      "[...], ops = [...]>)",
      [](Attribute a) { return isa<LayoutConfigAttr>(a); }, isFunctionOrModule,
      "a function or a module"},
+    {"amp.host_only", "a unit attribute",
+     [](Attribute a) { return isa<UnitAttr>(a); }, isFunction, "a function"},
 };
 
 LogicalResult AmpDialect::verifyOperationAttribute(Operation *op,

@@ -92,7 +92,7 @@ module attributes {amp.policy = "f16"} {}
 // -----
 
 func.func @f(%x: f32) -> f32 {
-  // expected-error@+1 {{unknown amp annotation 'amp.colour' (known: amp.color, amp.precision, amp.policy, amp.layout_config)}}
+  // expected-error@+1 {{unknown amp annotation 'amp.colour' (known: amp.color, amp.precision, amp.policy, amp.layout_config, amp.host_only)}}
   %0 = arith.addf %x, %x {amp.colour = #amp.color<red>} : f32
   return %0 : f32
 }
@@ -139,3 +139,16 @@ func.func @f(%x: f32) -> f32 {
 
 // expected-error@+1 {{'amp.layout_config' must be a layout configuration (#amp.layout_config<filter = ..., skip_layers = [...], ops = [...]>), got #amp.color<red>}}
 module attributes {amp.layout_config = #amp.color<red>} {}
+
+// -----
+
+// expected-error@+1 {{'amp.host_only' must be a unit attribute, got true}}
+func.func private @ampTensorMap2D_f16(memref<*xf16>, index, index) -> !llvm.ptr attributes {amp.host_only = true}
+
+// -----
+
+func.func @f(%x: f32) -> f32 {
+  // expected-error@+1 {{'amp.host_only' may only annotate a function, not 'arith.addf'}}
+  %0 = arith.addf %x, %x {amp.host_only} : f32
+  return %0 : f32
+}

@@ -57,6 +57,22 @@ bool isSimtF32Matmul(linalg::LinalgOp op);
 LogicalResult rewriteMatmulToSimtKernel(RewriterBase &rewriter,
                                         linalg::LinalgOp op);
 
+/// Whether `op` is a linalg.matmul on memrefs (default maps, f32, f16 or
+/// bf16 inputs, f32 output) with a static M of at most `maxM` rows: a
+/// matrix-vector product that the skinny kernel computes at the speed of
+/// reading B.
+bool isSkinnyMatmul(linalg::LinalgOp op, int64_t maxM);
+
+/// Replaces `op` (for which isSkinnyMatmul holds) by the skinny SIMT
+/// kernel(s): 32 columns per block, K split over the block's warps and, for
+/// narrow B, over blocks (then a second kernel adds the splits). A 16-bit B
+/// rounded from an f32 function argument for this matmul alone is read as
+/// f32 and rounded in registers, and the rounding kernel is erased;
+/// `fusedRounding` says whether that happened.
+LogicalResult rewriteMatmulToSkinnyKernel(RewriterBase &rewriter,
+                                          linalg::LinalgOp op, int64_t maxM,
+                                          bool *fusedRounding = nullptr);
+
 /// Replaces `op` (for which isTensorCoreMatmul holds) by a gpu.launch that
 /// computes it on Tensor Cores with the given instruction family. A wgmma
 /// request for a matmul the wgmma kernel does not take (see the pass
@@ -91,6 +107,18 @@ void reduceTrigonometricArguments(Operation *root);
 /// intrinsics that the NVPTX back end lowers to single instructions, in a
 /// form that the GPU-to-NVVM lowering keeps (never libdevice).
 void populateGPUMathToLLVMIntrinsicPatterns(RewritePatternSet &patterns);
+
+/// The unit attribute on runtime function declarations whose calls only read
+/// host memory and memref descriptors, never device data written by queued
+/// GPU work (amp's tensor-map and device-constant functions): such a call
+/// needs no stream synchronization (--amp-gpu-elide-host-syncs).
+constexpr llvm::StringLiteral kHostOnlyAttrName = "amp.host_only";
+
+/// Patterns of --amp-gpu-elide-host-syncs: a blocking gpu.wait followed only
+/// by memory-effect-free ops and calls to `amp.host_only` functions up to a
+/// `gpu.wait async` without operands is removed, and the new chain is
+/// continued from the waited tokens.
+void populateGPUElideHostSyncsPatterns(RewritePatternSet &patterns);
 
 /// Replaces an outermost scf.parallel without results by a flat 1-D
 /// gpu.launch with `blockSize` threads per block.

@@ -99,7 +99,9 @@ def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
       need M a multiple of 128 and K a multiple of 64. Matmuls that do not
       qualify use the mma.sync kernel.
 
-    A `linalg.fill` of C right before the matmul (the usual zero init) is
+    A `linalg.fill` of C right before the matmul (the usual zero init), or
+    a `memref.copy` into C of a constant global whose elements are all one
+    value (what bufferization makes of a constant zero output tensor), is
     folded into the kernel's epilogue, which then writes `init + A * B`
     without reading C.
 
@@ -110,6 +112,21 @@ def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
     256 threads computing 8x8 outputs each with FMAs, K in steps of 8 staged
     in workgroup memory. Matmuls with other element types, other indexing
     maps, or on tensors are left to the generic path.
+
+    Before either, a `linalg.matmul` with a static M of at most
+    `skinny-max-m` rows (default 16; f16/bf16 inputs unless `kind=none`,
+    f32 inputs with `simt-f32`) gets the skinny kernel, which is bound by
+    reading B once: 256 threads over 32 columns (each warp reads 32
+    consecutive elements of a row of B), K split over the 8 warps and, when
+    N/32 blocks are too few for the GPU, over blocks too; the splits' sums go
+    through a workspace to a second kernel that adds them in a fixed order.
+    At 16 rows it does 16 FMAs per element of B, still about the rate at
+    which an H100 reads f32 B (more rows belong to the tiled kernels, whose
+    128-row tiles are then at least an eighth used). Accumulation is in f32.
+    When the 16-bit B is rounded from an f32 function argument by an
+    elementwise kernel that feeds only this matmul, the skinny kernel reads
+    the f32 argument and rounds in registers (the same values), and the
+    rounding kernel and its buffer are erased.
 
     Example:
 
@@ -133,12 +150,19 @@ def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
     Option<"simtF32", "simt-f32", "bool", /*default=*/"false",
            "Also map f32 x f32 -> f32 matmuls to a tiled SIMT kernel (the "
            "FP32 baseline) instead of leaving them to the generic path">,
+    Option<"skinnyMaxM", "skinny-max-m", "int64_t", /*default=*/"16",
+           "linalg.matmuls with a static M of at most this many rows get "
+           "the memory-bound skinny kernel (0: never)">,
   ];
   let statistics = [
     Statistic<"numMmaSync", "mma-sync-kernels", "Matmuls mapped to mma.sync">,
     Statistic<"numWgmma", "wgmma-kernels", "Matmuls mapped to wgmma">,
     Statistic<"numSimt", "simt-f32-kernels",
               "FP32 matmuls mapped to the tiled SIMT kernel">,
+    Statistic<"numSkinny", "skinny-kernels",
+              "Matmuls with few rows mapped to the skinny kernel">,
+    Statistic<"numFusedRounding", "fused-roundings",
+              "Roundings of B to 16 bits done inside the skinny kernel">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -152,6 +176,52 @@ def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",
   ];
+}
+
+def AmpGPUElideHostSyncsPass : Pass<"amp-gpu-elide-host-syncs"> {
+  let summary = "Keep host-only runtime calls from splitting the GPU stream "
+                "that gpu-async-region builds";
+  let description = [{
+    Upstream's `gpu-async-region` treats every host op with side effects as a
+    reader or writer of device data: it ends the asynchronous region before
+    it with a blocking `gpu.wait [%tokens]` (stream synchronize and destroy)
+    and starts a new one after it with `gpu.wait async` (a new stream). amp's
+    runtime calls that only read a memref descriptor or host memory
+    (`ampTensorMap2D_*`, which encodes a TMA descriptor from a pointer and
+    sizes, and `ampDeviceConstant_*`, which uploads a constant global) need
+    no such round trip: their declarations carry the unit attribute
+    `amp.host_only`, and on a cache miss the runtime waits for its own
+    upload.
+
+    Within a block, this pass looks for a blocking `gpu.wait [%tokens]`
+    followed only by ops without memory effects and calls to `amp.host_only`
+    functions, up to a `%n = gpu.wait async` without operands. It erases the
+    blocking wait and replaces `%n` by the waited token (one) or by
+    `gpu.wait async [%tokens]` (several): the work after the calls stays on
+    the stream before them. Anything else between the two waits (another
+    call, a host memory access, a GPU op) leaves them alone.
+
+    Example:
+
+    ```mlir
+    // amp-opt --amp-gpu-elide-host-syncs
+    %t0 = gpu.launch_func async [%t] @kernels::@k ...
+    gpu.wait [%t0]
+    %map = func.call @ampTensorMap2D_f16(%a, %c128, %c64)
+        : (memref<*xf16>, index, index) -> !llvm.ptr
+    %t1 = gpu.wait async
+    %t2 = gpu.launch_func async [%t1] @kernels::@mm ... args(%map : !llvm.ptr)
+    // becomes
+    %t0 = gpu.launch_func async [%t] @kernels::@k ...
+    %map = func.call @ampTensorMap2D_f16(%a, %c128, %c64) ...
+    %t2 = gpu.launch_func async [%t0] @kernels::@mm ... args(%map : !llvm.ptr)
+    ```
+  }];
+  let statistics = [
+    Statistic<"numElided", "elided-syncs",
+              "Blocking waits around host-only calls removed">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
 def AmpGPUExternDynamicSharedPass : Pass<"amp-gpu-extern-dynamic-shared"> {

@@ -1,0 +1,378 @@
+//===- SkinnyMatmul.cpp - A memory-bound kernel for matmuls with small M --===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Replaces a linalg.matmul with a few rows (M <= 16: a GEMV, a decode step)
+// by SIMT kernels that read B once, coalesced, with enough blocks to keep
+// the memory system busy. The 128x128 tiles of the Tensor Core and tiled
+// SIMT kernels waste almost all their work at M = 1 and launch only N/128
+// blocks; here the time is the time to read B.
+//
+//  - Block: 256 threads = 8 warps over 32 columns of C. Lane l of every warp
+//    owns column n0 + l, warp w the rows k = w, w + 8, ... of its K range:
+//    each warp-wide load of B reads 32 consecutive elements of one row.
+//    A[m, k] is the same address for the whole warp (a broadcast served by
+//    L1; A is tiny). Each thread keeps M f32 accumulators and loads 4 rows
+//    of B per loop iteration.
+//  - K is split over `splits` blocks (gridDim.y) when the columns alone do
+//    not give enough blocks (~8 resident 256-thread blocks per SM on 132
+//    SMs), so that N = 1536, K = 8960 still runs ~1000 blocks.
+//  - The 8 warps' partial sums meet in shared memory; with one split the
+//    block adds them into C (or the folded fill value). With several, each
+//    block writes its sums to a workspace and a second kernel adds the
+//    splits in a fixed order: deterministic, no atomics.
+//  - f16/bf16 inputs are widened to f32 (f32 accumulation, FMAs). When B is
+//    an f32 buffer rounded to 16 bits by an elementwise kernel that feeds
+//    only this matmul (a weight passed as an f32 argument, in mixed
+//    precision), the kernel reads the f32 source and rounds in registers:
+//    the same numbers, one kernel less, and B's bytes are read once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MatmulKernels.h"
+#include "amp/Conversion/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+using namespace mlir::amp::detail;
+
+namespace {
+constexpr int64_t kSkinnyThreads = 256;
+/// Columns per block: one per lane, so a warp's loads of B are 128 bytes
+/// (f32) or 64 bytes (16-bit) of one row, whole 32-byte sectors either way.
+constexpr int64_t kSkinnyCols = 32;
+constexpr int64_t kSkinnyKLanes = kSkinnyThreads / kSkinnyCols;
+/// Rows of B each thread loads per iteration of its K loop (neither the
+/// NVPTX back end nor ptxas unrolls a loop with a run-time trip count here).
+constexpr int64_t kSkinnyUnroll = 4;
+/// Blocks the kernel tries to launch: 8 resident 256-thread blocks per SM
+/// on an H100's 132 SMs. Smaller GPUs just run more waves.
+constexpr int64_t kSkinnyTargetBlocks = 132 * 8;
+/// Rows of K a split gets at least (32 per warp): fewer would make the
+/// workspace traffic and the second kernel cost more than they save.
+constexpr int64_t kSkinnyMinSplitRows = 32 * kSkinnyKLanes;
+} // namespace
+
+/// How many blocks share K: enough for ~kSkinnyTargetBlocks blocks, at least
+/// kSkinnyMinSplitRows rows each; 1 when N or K is only known at run time.
+static int64_t skinnySplits(int64_t n, int64_t k) {
+  if (ShapedType::isDynamic(n) || ShapedType::isDynamic(k))
+    return 1;
+  int64_t columnBlocks = std::max<int64_t>(1, llvm::divideCeil(n, kSkinnyCols));
+  int64_t wanted = llvm::divideCeil(kSkinnyTargetBlocks, columnBlocks);
+  return std::max<int64_t>(1, std::min(wanted, k / kSkinnyMinSplitRows));
+}
+
+bool mlir::amp::isSkinnyMatmul(linalg::LinalgOp op, int64_t maxM) {
+  if (maxM <= 0 || !isa<linalg::MatmulOp>(op.getOperation()) ||
+      !matmulInputType(op))
+    return false;
+  int64_t m = cast<MemRefType>(op.getDpsInputs()[0].getType()).getShape()[0];
+  return !ShapedType::isDynamic(m) && m <= maxM;
+}
+
+/// The f32 buffer that `b` (a 16-bit B operand of `matmul`) is rounded from
+/// when the rounding can move into the skinny kernel: `b` is a fresh buffer
+/// written only by an elementwise `arith.truncf` linalg.generic from a
+/// function argument of the same shape that nothing writes, and read only by
+/// `matmul` (besides its deallocation). Null otherwise.
+static Value fusableRoundedSource(Value b, Operation *matmul,
+                                  linalg::GenericOp &roundingKernel) {
+  roundingKernel = nullptr;
+  auto bType = cast_or_null<MemRefType>(b.getType());
+  if (!b.getDefiningOp<memref::AllocOp>() || !bType ||
+      !bType.getLayout().isIdentity())
+    return {};
+  linalg::GenericOp writer;
+  for (Operation *user : b.getUsers()) {
+    if (user == matmul || isa<memref::DeallocOp>(user))
+      continue;
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    if (!generic || writer)
+      return {};
+    writer = generic;
+  }
+  if (!writer || writer->getBlock() != matmul->getBlock() ||
+      !writer->isBeforeInBlock(matmul) || writer.getNumDpsInputs() != 1 ||
+      writer.getNumDpsInits() != 1 || writer.getDpsInits()[0] != b ||
+      writer.getNumLoops() != writer.getNumParallelLoops() ||
+      !llvm::all_of(writer.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return {};
+  // The body is `yield truncf(in)` with the default rounding.
+  Block &body = writer.getRegion().front();
+  auto trunc = dyn_cast<arith::TruncFOp>(body.front());
+  if (!trunc || body.getOperations().size() != 2 ||
+      trunc.getIn() != body.getArgument(0) || trunc.getRoundingmodeAttr() ||
+      body.getTerminator()->getOperand(0) != trunc.getResult())
+    return {};
+  Value source = writer.getDpsInputs()[0];
+  auto sourceType = dyn_cast<MemRefType>(source.getType());
+  if (!sourceType || !sourceType.getElementType().isF32() ||
+      sourceType.getShape() != bType.getShape() ||
+      !sourceType.getLayout().isIdentity() ||
+      sourceType.getMemorySpace() != bType.getMemorySpace())
+    return {};
+  // A function argument that only ever is read (as a DPS input): its values
+  // at the matmul are the ones the generic would have rounded.
+  auto arg = dyn_cast<BlockArgument>(source);
+  if (!arg || !arg.getOwner()->isEntryBlock() ||
+      !isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+    return {};
+  for (OpOperand &use : source.getUses()) {
+    auto linalgUser = dyn_cast<linalg::LinalgOp>(use.getOwner());
+    if (!linalgUser || !linalgUser.isDpsInput(&use))
+      return {};
+  }
+  roundingKernel = writer;
+  return source;
+}
+
+namespace {
+/// Builds the two kernels; see the file header.
+struct SkinnyKernel {
+  OpBuilder &b;
+  Location loc;
+  const MatmulOperands &mm;
+  /// B as read by the kernel: mm.b, or the f32 source it was rounded from.
+  Value bSource;
+  int64_t rows;
+  int64_t splits;
+  IndexBuilder ib{b, loc};
+
+  /// `v` (f32, f16 or bf16) as the f32 the products are computed in; with a
+  /// fused rounding, f32 -> inType -> f32.
+  Value widen(Value v) {
+    Type f32 = b.getF32Type();
+    if (v.getType() == mm.inType)
+      return v.getType() == f32
+                 ? v
+                 : arith::ExtFOp::create(b, loc, f32, v).getResult();
+    Value rounded = arith::TruncFOp::create(b, loc, mm.inType, v);
+    return arith::ExtFOp::create(b, loc, f32, rounded);
+  }
+
+  /// Partial sums of C over the split's K range, reduced over the block's
+  /// warps; added into C when there is one split, else written to
+  /// `workspace[split, m, n]`.
+  void buildPartials(gpu::LaunchOp launch, Value kChunk, Value workspace) {
+    b.setInsertionPointToStart(&launch.getBody().front());
+    Value tid = launch.getThreadIds().x;
+    Value lane = ib.rem(tid, kSkinnyCols), warp = ib.div(tid, kSkinnyCols);
+    Value n0 = ib.mul(launch.getBlockIds().x, kSkinnyCols);
+    Value split = launch.getBlockIds().y;
+    Value col = ib.add(n0, lane);
+    Value kBegin = b.createOrFold<arith::MulIOp>(loc, split, kChunk);
+    Value kEnd = b.createOrFold<arith::MinUIOp>(
+        loc, b.createOrFold<arith::AddIOp>(loc, kBegin, kChunk), mm.k);
+
+    Type f32 = b.getF32Type();
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+    SmallVector<Type> accTypes(rows, f32);
+    SmallVector<Value> zeros(rows, zero);
+    // Lanes past N only take part in the reduction (barrier).
+    auto inN = scf::IfOp::create(b, loc, accTypes, ib.lt(col, mm.n),
+                                 /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&inN.getThenRegion().front());
+      // The thread's rows: kStart, kStart + 8, ... below kEnd, `count` of
+      // them; kSkinnyUnroll per iteration of the main loop (independent
+      // loads in flight: the loop has no other parallelism), the rest one
+      // by one. The order of the FMAs into each accumulator is k ascending
+      // either way.
+      Value kStart = ib.add(kBegin, warp);
+      Value count =
+          ib.select(ib.lt(kStart, kEnd),
+                    ib.ceilDiv(ib.sub(kEnd, kStart), kSkinnyKLanes), ib.c(0));
+      Value mainCount = ib.div(count, kSkinnyUnroll);
+      auto accumulateRows = [&](Value k0, int64_t n, ValueRange in) {
+        SmallVector<Value> acc(in.begin(), in.end());
+        for (int64_t u = 0; u < n; ++u) {
+          Value k = ib.add(k0, u * kSkinnyKLanes);
+          Value bv = widen(
+              memref::LoadOp::create(b, loc, bSource, ValueRange{k, col}));
+          for (int64_t m = 0; m < rows; ++m) {
+            Value av = widen(
+                memref::LoadOp::create(b, loc, mm.a, ValueRange{ib.c(m), k}));
+            acc[m] = math::FmaOp::create(b, loc, av, bv, acc[m]);
+          }
+        }
+        return acc;
+      };
+      auto mainLoop =
+          scf::ForOp::create(b, loc, ib.c(0), mainCount, ib.c(1), zeros);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(mainLoop.getBody());
+        Value k0 = ib.add(kStart, ib.mul(mainLoop.getInductionVar(),
+                                         kSkinnyUnroll * kSkinnyKLanes));
+        scf::YieldOp::create(
+            b, loc,
+            accumulateRows(k0, kSkinnyUnroll, mainLoop.getRegionIterArgs()));
+      }
+      auto restLoop =
+          scf::ForOp::create(b, loc, ib.mul(mainCount, kSkinnyUnroll), count,
+                             ib.c(1), mainLoop.getResults());
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(restLoop.getBody());
+        Value k0 =
+            ib.add(kStart, ib.mul(restLoop.getInductionVar(), kSkinnyKLanes));
+        scf::YieldOp::create(
+            b, loc, accumulateRows(k0, 1, restLoop.getRegionIterArgs()));
+      }
+      scf::YieldOp::create(b, loc, restLoop.getResults());
+      b.setInsertionPointToStart(&inN.getElseRegion().front());
+      scf::YieldOp::create(b, loc, zeros);
+    }
+
+    // sums[warp][m][lane]: conflict-free stores and loads.
+    auto wg = gpu::AddressSpaceAttr::get(b.getContext(),
+                                         gpu::AddressSpace::Workgroup);
+    Value smem = gpu::DynamicSharedMemoryOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
+                        wg));
+    Value sums = memref::ViewOp::create(
+        b, loc,
+        MemRefType::get({kSkinnyKLanes, rows, kSkinnyCols}, f32, AffineMap(),
+                        wg),
+        smem, ib.c(0), ValueRange{});
+    for (int64_t m = 0; m < rows; ++m)
+      memref::StoreOp::create(b, loc, inN.getResult(m), sums,
+                              ValueRange{warp, ib.c(m), lane});
+    gpu::BarrierOp::create(b, loc);
+
+    // Thread t reduces outputs t, t + 256, ... of the block's rows x 32.
+    int64_t outputs = rows * kSkinnyCols;
+    for (int64_t first = 0; first < outputs; first += kSkinnyThreads) {
+      Value o = ib.add(tid, first);
+      OpBuilder::InsertionGuard g(b);
+      if (first + kSkinnyThreads > outputs) {
+        auto inBlock = scf::IfOp::create(b, loc, ib.lt(o, ib.c(outputs)),
+                                         /*withElseRegion=*/false);
+        b.setInsertionPointToStart(&inBlock.getThenRegion().front());
+      }
+      Value m = ib.div(o, kSkinnyCols), c = ib.rem(o, kSkinnyCols);
+      Value sum =
+          memref::LoadOp::create(b, loc, sums, ValueRange{ib.c(0), m, c});
+      for (int64_t w = 1; w < kSkinnyKLanes; ++w)
+        sum = arith::AddFOp::create(
+            b, loc, sum,
+            memref::LoadOp::create(b, loc, sums, ValueRange{ib.c(w), m, c}));
+      Value n = ib.add(n0, c);
+      if (!workspace) {
+        accumulateIntoC(b, loc, mm, Value(), m, n, sum);
+        continue;
+      }
+      auto inC = scf::IfOp::create(b, loc, ib.lt(n, mm.n),
+                                   /*withElseRegion=*/false);
+      b.setInsertionPointToStart(&inC.getThenRegion().front());
+      memref::StoreOp::create(b, loc, sum, workspace, ValueRange{split, m, n});
+    }
+    gpu::TerminatorOp::create(b, loc);
+  }
+
+  /// C[m, n] += the splits' sums, added in split order.
+  void buildSplitSum(gpu::LaunchOp launch, Value workspace) {
+    b.setInsertionPointToStart(&launch.getBody().front());
+    Value o = ib.add(ib.mul(launch.getBlockIds().x, kSkinnyThreads),
+                     launch.getThreadIds().x);
+    Value m = b.createOrFold<arith::DivUIOp>(loc, o, mm.n);
+    Value n = b.createOrFold<arith::RemUIOp>(loc, o, mm.n);
+    {
+      OpBuilder::InsertionGuard g(b);
+      auto inC = scf::IfOp::create(b, loc, ib.lt(m, mm.m),
+                                   /*withElseRegion=*/false);
+      b.setInsertionPointToStart(&inC.getThenRegion().front());
+      Value first =
+          memref::LoadOp::create(b, loc, workspace, ValueRange{ib.c(0), m, n});
+      auto loop = scf::ForOp::create(b, loc, ib.c(1), ib.c(splits), ib.c(1),
+                                     ValueRange{first});
+      b.setInsertionPointToStart(loop.getBody());
+      Value part = memref::LoadOp::create(
+          b, loc, workspace, ValueRange{loop.getInductionVar(), m, n});
+      scf::YieldOp::create(
+          b, loc,
+          arith::AddFOp::create(b, loc, loop.getRegionIterArgs()[0], part)
+              .getResult());
+      b.setInsertionPointAfter(loop);
+      accumulateIntoC(b, loc, mm, Value(), m, n, loop.getResult(0));
+    }
+    gpu::TerminatorOp::create(b, loc);
+  }
+};
+} // namespace
+
+LogicalResult mlir::amp::rewriteMatmulToSkinnyKernel(RewriterBase &rewriter,
+                                                     linalg::LinalgOp op,
+                                                     int64_t maxM,
+                                                     bool *fusedRounding) {
+  if (!isSkinnyMatmul(op, maxM))
+    return rewriter.notifyMatchFailure(op, "not a matmul with few rows");
+  Type inType = matmulInputType(op);
+  Location loc = op.getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  MatmulOperands mm = prepareMatmul(rewriter, op, inType);
+  auto aType = cast<MemRefType>(mm.a.getType());
+  auto bType = cast<MemRefType>(mm.b.getType());
+  int64_t rows = aType.getShape()[0];
+  int64_t splits = skinnySplits(bType.getShape()[1], bType.getShape()[0]);
+
+  linalg::GenericOp roundingKernel;
+  Value source =
+      inType.isF32() ? Value() : fusableRoundedSource(mm.b, op, roundingKernel);
+  if (fusedRounding)
+    *fusedRounding = static_cast<bool>(source);
+  guardNonEmpty(rewriter, mm);
+  IndexBuilder ib{rewriter, loc};
+  Value one = ib.c(1);
+  Value kChunk = splits > 1 ? ib.ceilDiv(mm.k, splits) : mm.k;
+  Value workspace;
+  if (splits > 1)
+    workspace = memref::AllocOp::create(
+        rewriter, loc,
+        MemRefType::get({splits, rows, bType.getShape()[1]},
+                        rewriter.getF32Type()));
+  Value shmem =
+      arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
+                                   kSkinnyKLanes * rows * kSkinnyCols * 4);
+  auto partials = gpu::LaunchOp::create(
+      rewriter, loc, ib.ceilDiv(mm.n, kSkinnyCols), ib.c(splits), one,
+      ib.c(kSkinnyThreads), one, one, shmem);
+  {
+    OpBuilder::InsertionGuard g(rewriter);
+    SkinnyKernel kernel{rewriter, loc,   mm, source ? source : mm.b,
+                        rows,     splits};
+    kernel.buildPartials(partials, kChunk, workspace);
+    if (workspace) {
+      rewriter.setInsertionPointAfter(partials);
+      Value outputs =
+          rewriter.createOrFold<arith::MulIOp>(loc, ib.c(rows), mm.n);
+      auto sum = gpu::LaunchOp::create(rewriter, loc,
+                                       ib.ceilDiv(outputs, kSkinnyThreads), one,
+                                       one, ib.c(kSkinnyThreads), one, one);
+      kernel.buildSplitSum(sum, workspace);
+      rewriter.setInsertionPointAfter(sum);
+      memref::DeallocOp::create(rewriter, loc, workspace);
+    }
+  }
+  rewriter.eraseOp(op);
+  if (roundingKernel) {
+    // The 16-bit copy of B is not needed any more.
+    Value rounded = roundingKernel.getDpsInits()[0];
+    rewriter.eraseOp(roundingKernel);
+    for (Operation *user : llvm::make_early_inc_range(rounded.getUsers()))
+      rewriter.eraseOp(user);
+    rewriter.eraseOp(rounded.getDefiningOp());
+  }
+  return success();
+}
