@@ -437,9 +437,29 @@ AMP_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
   return module;
 }
 
+// The lowered code looks a kernel up by name before each of its launches,
+// and raises its shared-memory limit before each launch that needs more
+// than 48 KiB: both are remembered, per module and per function, so that a
+// launch costs one driver call (small models are bound by the host's
+// launches).
+static std::mutex functionMutex;
+static std::map<std::pair<CUmodule, const char *>, CUfunction> functions;
+static std::map<CUfunction, int32_t> sharedMemoryLimits;
+
 AMP_EXPORT void mgpuModuleUnload(CUmodule module) {
   if (!module)
     return;
+  {
+    std::lock_guard<std::mutex> lock(functionMutex);
+    for (auto it = functions.begin(); it != functions.end();) {
+      if (it->first.first == module) {
+        sharedMemoryLimits.erase(it->second);
+        it = functions.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
   // Modules are unloaded by global destructors. A tool that shuts the
   // driver down first (Nsight Compute does) has already freed them: nothing
   // to do, nothing to report.
@@ -461,7 +481,13 @@ AMP_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
     lastError = CUDA_ERROR_INVALID_HANDLE;
     return nullptr;
   }
-  CUDA_CALL(cuModuleGetFunction, &function, module, name);
+  // `name` is a constant of the lowered module: its address names it.
+  std::lock_guard<std::mutex> lock(functionMutex);
+  auto key = std::make_pair(module, name);
+  if (auto it = functions.find(key); it != functions.end())
+    return it->second;
+  if (CUDA_CALL(cuModuleGetFunction, &function, module, name) == CUDA_SUCCESS)
+    functions.emplace(key, function);
   return function;
 }
 
@@ -470,6 +496,10 @@ AMP_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
 static bool prepareSharedMemory(CUfunction function, int32_t bytes) {
   constexpr int32_t kDefaultLimit = 48 * 1024;
   if (bytes <= kDefaultLimit)
+    return true;
+  std::lock_guard<std::mutex> lock(functionMutex);
+  if (auto it = sharedMemoryLimits.find(function);
+      it != sharedMemoryLimits.end() && bytes <= it->second)
     return true;
   int optin =
       deviceAttribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
@@ -481,8 +511,10 @@ static bool prepareSharedMemory(CUfunction function, int32_t bytes) {
     lastError = CUDA_ERROR_INVALID_VALUE;
     return false;
   }
-  CUDA_CALL(cuFuncSetAttribute, function,
-            CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
+  if (CUDA_CALL(cuFuncSetAttribute, function,
+                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                bytes) == CUDA_SUCCESS)
+    sharedMemoryLimits[function] = bytes;
   return true;
 }
 
