@@ -83,6 +83,11 @@ struct MatmulOperands {
   /// usual zero init): the kernel then writes `init + A*B` without reading
   /// C, and the fill is gone. Null: C += A*B.
   Value init;
+  /// A 16-bit copy of C that a truncf-only linalg.generic right after the
+  /// matmul made (the mixed-precision cast of its result): the kernel stores
+  /// its rounded sums there instead of C, and that generic is gone. Only
+  /// with `init`.
+  Value out16;
 };
 
 /// Indices of an A, B or C element for the (optional) batch index.
@@ -109,6 +114,12 @@ inline void accumulateIntoC(OpBuilder &b, Location loc,
                   ? mm.init
                   : memref::LoadOp::create(b, loc, mm.cMat, idx).getResult();
   Value sum = arith::AddFOp::create(b, loc, old, acc);
+  if (mm.out16) {
+    Type elt = cast<MemRefType>(mm.out16.getType()).getElementType();
+    Value rounded = arith::TruncFOp::create(b, loc, elt, sum);
+    memref::StoreOp::create(b, loc, rounded, mm.out16, idx);
+    return;
+  }
   memref::StoreOp::create(b, loc, sum, mm.cMat, idx);
 }
 
@@ -118,8 +129,8 @@ inline void accumulateIntoC(OpBuilder &b, Location loc,
 Type matmulInputType(linalg::LinalgOp op);
 
 /// Reads the operands and sizes of `op`, folds a linalg.fill of C right
-/// before it (the usual zero init) into `init`, and leaves the insertion
-/// point before `op`.
+/// before it (the usual zero init) into `init` and then a rounding copy of C
+/// after it into `out16`, and leaves the insertion point before `op`.
 MatmulOperands prepareMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                              Type inType);
 

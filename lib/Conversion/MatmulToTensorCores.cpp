@@ -746,6 +746,67 @@ static FloatAttr splatF32Global(Value v) {
   return value.getSplatValue<FloatAttr>();
 }
 
+/// The linalg.generic after `op` that only rounds C (f32) to a 16-bit copy
+/// of C's shape, where C is read by nothing else and the copy can be
+/// written when `op` runs (its buffer is defined before `op`, or can be
+/// moved there, and nothing uses it before the generic). Null otherwise.
+static linalg::GenericOp findRoundingCopy(linalg::LinalgOp op) {
+  Value c = op.getDpsInits()[0];
+  linalg::GenericOp copy;
+  for (Operation *user : c.getUsers()) {
+    if (user == op.getOperation() || isa<memref::DeallocOp>(user))
+      continue;
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    if (copy || !generic || generic->getBlock() != op->getBlock() ||
+        !op->isBeforeInBlock(generic))
+      return {};
+    copy = generic;
+  }
+  if (!copy || !copy.hasPureBufferSemantics() ||
+      copy.getNumDpsInputs() != 1 || copy.getNumDpsInits() != 1 ||
+      copy.getDpsInputs()[0] != c ||
+      copy.getNumParallelLoops() != copy.getNumLoops() ||
+      !llvm::all_of(copy.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return {};
+  Value out = copy.getDpsInits()[0];
+  auto cType = cast<MemRefType>(c.getType());
+  auto outType = dyn_cast<MemRefType>(out.getType());
+  if (!outType || outType.getShape() != cType.getShape() ||
+      outType.getMemorySpace() != cType.getMemorySpace() ||
+      !(outType.getElementType().isF16() || outType.getElementType().isBF16()))
+    return {};
+  // The payload: yield (truncf %in).
+  Block &body = copy.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto trunc = yield.getNumOperands() == 1
+                   ? yield.getOperand(0).getDefiningOp<arith::TruncFOp>()
+                   : arith::TruncFOp();
+  if (!trunc || &body.front() != trunc.getOperation() ||
+      trunc.getIn() != body.getArgument(0))
+    return {};
+  // Nothing may see the copy before the generic would have written it.
+  for (Operation *user : out.getUsers())
+    if (user != copy.getOperation() && !isa<memref::DeallocOp>(user) &&
+        (user->getBlock() != op->getBlock() || user->isBeforeInBlock(copy)))
+      return {};
+  Operation *def = out.getDefiningOp();
+  if (!def)
+    return op->getBlock() == cast<BlockArgument>(out).getOwner() ? copy
+                                                                  : nullptr;
+  if (def->getBlock() == op->getBlock() && def->isBeforeInBlock(op))
+    return copy;
+  // A buffer allocated between `op` and the generic moves before `op`.
+  auto alloc = dyn_cast<memref::AllocOp>(def);
+  if (!alloc || alloc->getBlock() != op->getBlock() ||
+      !llvm::all_of(alloc->getOperands(), [&](Value v) {
+        Operation *d = v.getDefiningOp();
+        return !d || d->getBlock() != op->getBlock() || d->isBeforeInBlock(op);
+      }))
+    return {};
+  return copy;
+}
+
 MatmulOperands mlir::amp::detail::prepareMatmul(RewriterBase &rewriter,
                                                 linalg::LinalgOp op,
                                                 Type inType) {
@@ -765,6 +826,15 @@ MatmulOperands mlir::amp::detail::prepareMatmul(RewriterBase &rewriter,
         splat && copy.getTarget() == op.getDpsInits()[0]) {
       rewriter.setInsertionPoint(op);
       mm.init = arith::ConstantOp::create(rewriter, op.getLoc(), splat);
+      rewriter.eraseOp(copy);
+    }
+  }
+  if (mm.init) {
+    if (linalg::GenericOp copy = findRoundingCopy(op)) {
+      mm.out16 = copy.getDpsInits()[0];
+      if (Operation *def = mm.out16.getDefiningOp();
+          def && !(def->getBlock() == op->getBlock() && def->isBeforeInBlock(op)))
+        rewriter.moveOpBefore(def, op);
       rewriter.eraseOp(copy);
     }
   }
