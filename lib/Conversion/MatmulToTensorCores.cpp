@@ -466,10 +466,26 @@ struct WgmmaKernel {
   int64_t blockN;
   IndexBuilder ib{b, loc};
 
+  // What the producer and the consumers share, set by build().
+  Value smem;   // the dynamic shared memory, bytes
+  Value pad;    // bytes from its start to the 1024-byte aligned ring
+  Value bars;   // barriers 0..S-1: stage full; S..2S-1: stage empty
+  Value kTiles; // K steps of kWgBlockK
+
   MemRefType smemType(ArrayRef<int64_t> shape, Type elt) {
     auto wg = gpu::AddressSpaceAttr::get(b.getContext(),
                                          gpu::AddressSpace::Workgroup);
     return MemRefType::get(shape, elt, AffineMap(), wg);
+  }
+
+  /// The byte offset of `within` in ring stage `s`.
+  Value stageOffset(Value s, int64_t within) {
+    return ib.add(ib.add(pad, ib.mul(s, stageBytes(blockN))), within);
+  }
+
+  /// The mbarrier parity of a ring round.
+  Value parityOf(Value round) {
+    return arith::IndexCastOp::create(b, loc, b.getI1Type(), ib.rem(round, 2));
   }
 
   static int64_t stageBytes(int64_t blockN) {
@@ -503,18 +519,14 @@ struct WgmmaKernel {
       rowA0 = ib.add(b.createOrFold<arith::MulIOp>(loc, batchIv, mm.m), m0);
       rowB0 = b.createOrFold<arith::MulIOp>(loc, batchIv, mm.k);
     }
-    int64_t stage = stageBytes(blockN);
-
     auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-    Value smem = gpu::DynamicSharedMemoryOp::create(
+    smem = gpu::DynamicSharedMemoryOp::create(
         b, loc, smemType({ShapedType::kDynamic}, b.getI8Type()));
     Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
-    Value pad =
-        ib.rem(ib.sub(ib.c(kWgAlign), ib.rem(base, kWgAlign)), kWgAlign);
+    pad = ib.rem(ib.sub(ib.c(kWgAlign), ib.rem(base, kWgAlign)), kWgAlign);
 
-    // Barriers 0..S-1: stage full; S..2S-1: stage empty.
     auto barType = nvgpu::MBarrierGroupType::get(ctx, wg, 2 * kWgStages);
-    Value bars = nvgpu::MBarrierCreateOp::create(b, loc, barType);
+    bars = nvgpu::MBarrierCreateOp::create(b, loc, barType);
     Value isFirstThread = ib.land(ib.eq(tid, 0), ib.eq(warpgroup, 0));
     ifThen(isFirstThread, [&] {
       for (int64_t s = 0; s < kWgStages; ++s) {
@@ -525,22 +537,13 @@ struct WgmmaKernel {
     });
     gpu::BarrierOp::create(b, loc);
 
-    auto stageOffset = [&](Value s, int64_t within) {
-      return ib.add(ib.add(pad, ib.mul(s, stage)), within);
-    };
-    auto parityOf = [&](Value round) {
-      return arith::IndexCastOp::create(b, loc, b.getI1Type(),
-                                        ib.rem(round, 2));
-    };
-    Value kTiles = ib.ceilDiv(mm.k, kWgBlockK);
+    kTiles = ib.ceilDiv(mm.k, kWgBlockK);
 
     // Producer: warpgroup 0, one thread issues the loads.
     ifThen(ib.eq(warpgroup, 0), [&] {
       NVVM::SetMaxRegisterOp::create(b, loc, kWgProducerRegs,
                                      NVVM::SetMaxRegisterAction::decrease);
-      ifThen(ib.eq(tid, 0), [&] { buildProducer(bars, kTiles, rowA0, rowB0,
-                                                n0, smem, stageOffset,
-                                                parityOf); });
+      ifThen(ib.eq(tid, 0), [&] { buildProducer(rowA0, rowB0, n0); });
     });
 
     // Consumers: warpgroups 1..kWgConsumers.
@@ -549,16 +552,13 @@ struct WgmmaKernel {
     ifThen(isConsumer, [&] {
       NVVM::SetMaxRegisterOp::create(b, loc, kWgConsumerRegs,
                                      NVVM::SetMaxRegisterAction::increase);
-      buildConsumer(bars, kTiles, ib.sub(warpgroup, ib.c(1)), tid, smem, pad, stageOffset, parityOf,
-                    m0, n0, batchIv);
+      buildConsumer(ib.sub(warpgroup, ib.c(1)), tid, m0, n0, batchIv);
     });
     gpu::TerminatorOp::create(b, loc);
   }
 
-  template <typename StageOffset, typename ParityOf>
-  void buildProducer(Value bars, Value kTiles, Value rowA0, Value rowB0,
-                     Value n0, Value smem, StageOffset stageOffset,
-                     ParityOf parityOf) {
+  /// The producer's loop (one thread): TMA loads of every K step.
+  void buildProducer(Value rowA0, Value rowB0, Value n0) {
     auto aTileType = smemType({kWgBlockM, kWgBlockK}, mm.inType);
     auto bBoxType = smemType({kWgBlockK, kWgBoxN}, mm.inType);
     auto loop = scf::ForOp::create(b, loc, ib.c(0), kTiles, ib.c(1));
@@ -593,10 +593,10 @@ struct WgmmaKernel {
     }
   }
 
-  template <typename StageOffset, typename ParityOf>
-  void buildConsumer(Value bars, Value kTiles, Value consumer, Value tid,
-                     Value smem, Value pad, StageOffset stageOffset,
-                     ParityOf parityOf, Value m0, Value n0, Value batchIv) {
+  /// A consumer warpgroup (0-based `consumer`; `tid` within it): wgmma on
+  /// its 64 rows of every K step, then its part of the epilogue.
+  void buildConsumer(Value consumer, Value tid, Value m0, Value n0,
+                     Value batchIv) {
     MLIRContext *ctx = b.getContext();
     auto aTileType = smemType({64, kWgBlockK}, mm.inType);
     auto bTileType = smemType({kWgBlockK, blockN}, mm.inType);
