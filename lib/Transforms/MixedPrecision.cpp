@@ -452,17 +452,23 @@ public:
   };
 
   /// True if `value` is an FP32 constant or empty tensor that only
-  /// `consumer` reads and that no converted copy of exists: if the consumer
-  /// reads it in `elementType` wherever it reads it, it can be converted in
-  /// place, with no new op and no dead one left to erase (a model's weights
-  /// are most of its constants, and most empty tensors are the init of one
-  /// elementwise op).
-  bool canConvertInPlace(Value value, Type elementType, Operation *consumer) {
+  /// `consumer` reads (or, for a constant, that `othersReadAlike` says the
+  /// others read as the consumer does) and that no converted copy of
+  /// exists: if the consumer reads it in `elementType` wherever it reads it,
+  /// it can be converted in place, with no new op and no dead one left to
+  /// erase (a model's weights are most of its constants, and most empty
+  /// tensors are the init of one elementwise op).
+  bool canConvertInPlace(Value value, Type elementType, Operation *consumer,
+                         function_ref<bool()> othersReadAlike) {
     Operation *def = value.getDefiningOp();
-    return def && (isFloatConstant(def) || isa<tensor::EmptyOp>(def)) &&
-           isFloatType(elementType) && getScalarType(value.getType()).isF32() &&
-           !cache.contains({value, elementType}) &&
-           isOnlyReadBy(value, consumer);
+    if (!def || !isFloatType(elementType) ||
+        !getScalarType(value.getType()).isF32() ||
+        cache.contains({value, elementType}))
+      return false;
+    if (isa<tensor::EmptyOp>(def))
+      return isOnlyReadBy(value, consumer);
+    return isFloatConstant(def) &&
+           (isOnlyReadBy(value, consumer) || othersReadAlike());
   }
   /// Converts what canConvertInPlace accepted (nothing if it has that type
   /// already: an op may read it twice); `undo` gets what restoreInPlace
@@ -491,6 +497,39 @@ public:
         });
       tracked.remove(Created, entry.op);
     }
+  }
+
+  /// Keeps the FP32 value of a constant converted in place that later ops
+  /// read too (canConvertInPlace's `othersReadAlike`), for getOriginal.
+  void noteShared(const InPlaceConversion &conversion) {
+    sharedOriginals[conversion.op] = conversion.oldValue;
+  }
+
+  /// True if `value` is a constant noted by noteShared.
+  bool isShared(Value value) const {
+    if (sharedOriginals.empty())
+      return false;
+    Operation *def = value.getDefiningOp();
+    return def && sharedOriginals.contains(def);
+  }
+
+  /// For a reader of a constant noted by noteShared whose rewrite failed:
+  /// a copy of the constant with its FP32 value, right after it (made on
+  /// the first request); `value` itself for any other value.
+  Value getOriginal(Value value) {
+    Operation *def = value.getDefiningOp();
+    auto it = def ? sharedOriginals.find(def) : sharedOriginals.end();
+    if (it == sharedOriginals.end())
+      return value;
+    Type f32 = getScalarType(it->second.getType());
+    if (auto cached = cache.find({value, f32}); cached != cache.end())
+      return cached->second;
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointAfter(def);
+    Value copy = createConstantLike(rewriter, def, it->second);
+    tracked.insert(Created, copy.getDefiningOp());
+    record(value, copy);
+    return copy;
   }
 
   /// The cast of the new result `value` back to `elementType` (its old
@@ -653,6 +692,7 @@ public:
     // lookup decides.
     if (!tracked.forget(op))
       return;
+    sharedOriginals.erase(op);
     if (Block *block = op->getBlock()) {
       auto last = lastArgumentCast.find(block);
       if (last != lastArgumentCast.end() && last->second == op)
@@ -752,6 +792,8 @@ private:
   DenseMap<std::pair<Value, Type>, Value> cache;
   /// The element types used in keys of `cache` (a handful).
   SmallVector<Type, 4> keyTypes;
+  /// noteShared: constants converted in place -> their FP32 values.
+  DenseMap<Operation *, TypedAttr> sharedOriginals;
   /// The casts made here, the ops created or converted in place, the
   /// rematerializable inputs of converted ops, and every op defining a value
   /// of `cache` or the last cast of arguments of a block.
@@ -1196,19 +1238,49 @@ LogicalResult mlir::amp::convertToMixedPrecision(
         return it != reads.end() && it->second == type;
       });
     };
+    // A constant that later ops read too is converted in place as well if
+    // each of them reads it only as this op does: a data operand (or a
+    // constant zero point) in `type` (a layer's bias and zero points, read
+    // by its convolutions).
+    auto othersReadAlike = [&](Value value, Type type) {
+      for (OpOperand &use : value.getUses()) {
+        Operation *user = use.getOwner();
+        if (user == op)
+          continue;
+        std::optional<unsigned> j = plan.findIndex(user);
+        if (!j || *j <= planIndex)
+          return false;
+        const OpDecision &later = plan.getDecision(*j);
+        if (!later.lowPrecision || later.computeType != type)
+          return false;
+        if (llvm::is_contained(plan.getDataOperands(*j),
+                               use.getOperandNumber()))
+          continue;
+        auto iface = getMixedPrecisionInterface(user);
+        if (!iface || !iface.isZeroPointOperand(use))
+          return false;
+      }
+      return true;
+    };
     SmallVector<std::pair<unsigned, Type>, 2> inPlace;
     for (auto [i, type] : reads) {
-      if (casts.canConvertInPlace(operands[i], type, op) &&
-          readInOneType(operands[i], type))
+      Value value = operands[i];
+      if (casts.canConvertInPlace(
+              value, type, op,
+              [&, type = type] { return othersReadAlike(value, type); }) &&
+          readInOneType(value, type))
         inPlace.push_back({i, type});
       else
-        operands[i] = casts.get(operands[i], type, op);
+        operands[i] = casts.get(value, type, op);
     }
     // An op with an FP32 constant left to convert, or that reads a result
-    // converted before it as it is, is not converted yet.
+    // converted before it (or a constant converted in place for it) as it
+    // is, is not converted yet.
     if (inPlace.empty() &&
         llvm::none_of(op->getOperands(),
-                      [&](Value v) { return pendingTypes.contains(v); }) &&
+                      [&](Value v) {
+                        return pendingTypes.contains(v) || casts.isShared(v);
+                      }) &&
         isAlreadyConverted(op, operands, decision)) {
       addRecord(record);
       continue;
@@ -1229,13 +1301,17 @@ LogicalResult mlir::amp::convertToMixedPrecision(
     if (failed(newOp)) {
       casts.restoreInPlace(convertedInPlace);
       // It was to read some converted results as they are: it reads them
-      // through a view in their old type instead.
-      for (OpOperand &operand : op->getOpOperands())
-        if (auto it = pendingTypes.find(operand.get());
-            it != pendingTypes.end()) {
-          Value view = casts.getView(operand.get(), it->second);
-          rewriter.modifyOpInPlace(op, [&] { operand.set(view); });
-        }
+      // through a view in their old type instead; and a constant an earlier
+      // reader converted in place for both of them, through a copy with its
+      // FP32 value.
+      for (OpOperand &operand : op->getOpOperands()) {
+        Value old = operand.get();
+        Value to = casts.getOriginal(old);
+        if (auto it = pendingTypes.find(old); it != pendingTypes.end())
+          to = casts.getView(old, it->second);
+        if (to != old)
+          rewriter.modifyOpInPlace(op, [&] { operand.set(to); });
+      }
       op->emitRemark() << "'" << op->getName()
                        << "' stays in FP32: it could not be rebuilt in "
                        << decision.computeType << " (" << why << ")";
@@ -1277,6 +1353,10 @@ LogicalResult mlir::amp::convertToMixedPrecision(
       if (direct)
         pendingTypes.try_emplace(newResult, getScalarType(oldType));
     }
+    for (const CastCache::InPlaceConversion &conversion : convertedInPlace)
+      if (conversion.oldValue &&
+          !isOnlyReadBy(conversion.op->getResult(0), *newOp))
+        casts.noteShared(conversion);
     if (*newOp != op)
       rewriter.eraseOp(op);
     casts.eraseDeadInputs(inputDefs);

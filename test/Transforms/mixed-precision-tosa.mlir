@@ -126,13 +126,16 @@ func.func @data_movement(%a: tensor<1x4x4xf32>, %b: tensor<1x4x8xf32>, %c: tenso
 
 // -----
 
-// Two matmuls, one f16 zero-point constant: the zero points the rewrite
-// makes are shared, not repeated per op.
+// Two matmuls read the same two zero-point constants: each constant is
+// converted in place once, for both matmuls (no copy per reader, no FP32
+// constant left).
 // CHECK-LABEL: func.func @zero_points_shared
-// CHECK-COUNT-1: "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf16>}>
-// CHECK-NOT: "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf16>}>
-// CHECK: tosa.matmul %{{.+}}, %{{.+}}, %[[Z:.+]], %[[Z]] :
-// CHECK: tosa.matmul %{{.+}}, %{{.+}}, %[[Z]], %[[Z]] :
+// CHECK-NOT: tensor<1xf32>
+// CHECK: %[[AZ:.+]] = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf16>}>
+// CHECK: %[[BZ:.+]] = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf16>}>
+// CHECK-NOT: "tosa.const"
+// CHECK: tosa.matmul %{{.+}}, %{{.+}}, %[[AZ]], %[[BZ]] :
+// CHECK: tosa.matmul %{{.+}}, %{{.+}}, %[[AZ]], %[[BZ]] :
 func.func @zero_points_shared(%a: tensor<1x16x16xf32>, %b: tensor<1x16x16xf32>) -> tensor<1x16x16xf32> {
   %azp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %bzp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>

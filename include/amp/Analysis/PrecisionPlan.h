@@ -175,6 +175,9 @@ public:
   /// The decision for getOps()[i].
   const OpDecision &getDecision(size_t i) const { return infos[i].decision; }
 
+  /// The index in getOps() of `op`, if it takes part.
+  std::optional<unsigned> findIndex(Operation *op) const;
+
   /// True if `operand` of the low-precision op `op` is converted to the
   /// compute type, or to the accumulation type if `isAccumulator`.
   bool isDataOperand(Operation *op, OpOperand &operand) const;
@@ -279,8 +282,6 @@ private:
   /// appended since `start`.
   void addOp(Operation *op, OpInfo &&info, const Marks &start,
              ArrayRef<unsigned> data, ArrayRef<unsigned> accumulators);
-  /// The index in `ops` of `op`, if it takes part.
-  std::optional<unsigned> findIndex(Operation *op) const;
   LogicalResult colorOps();
   void applySkipLayers();
   LogicalResult assignPrecisions();
