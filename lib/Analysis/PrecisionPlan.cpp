@@ -269,23 +269,37 @@ void PrecisionPlan::collectOp(Operation *op) {
 // Colors
 //===----------------------------------------------------------------------===//
 
+/// The discardable attribute `name` of `op` if it is an `AttrT` (amp's
+/// annotations are discardable: read without the string compares of the
+/// inherent attribute lookup, and not at all on an op without discardable
+/// attributes, most of a function).
+template <typename AttrT>
+static AttrT getAnnotation(Operation *op, StringAttr name) {
+  if (op->getRawDictionaryAttrs().empty())
+    return {};
+  return dyn_cast_or_null<AttrT>(op->getDiscardableAttr(name));
+}
+
 LogicalResult PrecisionPlan::colorOps() {
+  MLIRContext *context = root->getContext();
+  auto colorName = StringAttr::get(
+      context, AmpDialect::ColorAttrHelper::getNameStr());
+  auto precisionName = StringAttr::get(
+      context, AmpDialect::PrecisionAttrHelper::getNameStr());
   for (auto [op, info] : llvm::zip(ops, infos)) {
     OpDecision &d = info.decision;
     if (d.reason == Reason::UnsupportedTypes)
       continue;
     auto iface = getMixedPrecisionInterface(op);
 
-    if (auto color = op->getAttrOfType<ColorAttr>(
-            AmpDialect::ColorAttrHelper::getNameStr())) {
+    if (auto color = getAnnotation<ColorAttr>(op, colorName)) {
       d.color = color.getValue();
       d.reason = Reason::Annotation;
       info.pinned = d.color != Color::gray;
       hasAnnotations = true;
       continue;
     }
-    if (auto precision = op->getAttrOfType<PrecisionAttr>(
-            AmpDialect::PrecisionAttrHelper::getNameStr())) {
+    if (auto precision = getAnnotation<PrecisionAttr>(op, precisionName)) {
       // A forced precision: green (runs with target inputs) unless it asks
       // an op without an accumulator to compute in another type. With a
       // compute type, exactly that: FP32 (red) or those types.
@@ -369,6 +383,8 @@ void PrecisionPlan::applySkipLayers() {
 
 LogicalResult PrecisionPlan::assignPrecisions() {
   FloatType target = options.target;
+  auto precisionName = StringAttr::get(
+      root->getContext(), AmpDialect::PrecisionAttrHelper::getNameStr());
   for (auto [op, info] : llvm::zip(ops, infos)) {
     OpDecision &d = info.decision;
     if (d.color != Color::green) {
@@ -376,8 +392,7 @@ LogicalResult PrecisionPlan::assignPrecisions() {
       continue;
     }
     Precision precision{};
-    auto attr = op->getAttrOfType<PrecisionAttr>(
-        AmpDialect::PrecisionAttrHelper::getNameStr());
+    auto attr = getAnnotation<PrecisionAttr>(op, precisionName);
     if (attr)
       precision = {attr.getAccumulateFloatType(), attr.getOutputFloatType()};
     else

@@ -74,10 +74,18 @@ MixedPrecisionOpInterface mlir::amp::getMixedPrecisionInterface(Operation *op) {
   ConversionMemo *memo = ConversionMemo::getActive();
   if (!memo)
     return dyn_cast<MixedPrecisionOpInterface>(op);
-  const void *model =
-      ConversionMemo::getOrCompute(memo->opModels, op->getName(), [&] {
-        return static_cast<const void *>(ModelLookup::getInterfaceFor(op));
-      });
+  const void *name = op->getName().getAsOpaquePointer();
+  ConversionMemo::RecentModel &recent =
+      memo->recentModels[(reinterpret_cast<uintptr_t>(name) >> 4) %
+                         std::size(memo->recentModels)];
+  if (recent.name != name) {
+    recent.model =
+        ConversionMemo::getOrCompute(memo->opModels, op->getName(), [&] {
+          return static_cast<const void *>(ModelLookup::getInterfaceFor(op));
+        });
+    recent.name = name;
+  }
+  const void *model = recent.model;
   if (!model)
     return nullptr;
   return MixedPrecisionOpInterface(

@@ -74,6 +74,13 @@ public:
   /// The MixedPrecisionOpInterface model of each op name, or null (kept by
   /// amp/IR, which owns the interface: getMixedPrecisionInterface).
   llvm::DenseMap<OperationName, const void *> opModels;
+  /// A direct-mapped cache in front of `opModels`: a function is made of a
+  /// handful of op names, asked for several times per op.
+  struct RecentModel {
+    const void *name = nullptr;
+    const void *model = nullptr;
+  };
+  RecentModel recentModels[16];
 };
 
 /// `type` with element type `elementType` if it is shaped, otherwise
