@@ -705,8 +705,10 @@ FloatRangeAnalysis::getConvertedIntegerMaxAbs(Operation *op) const {
 // FloatRangeMap
 //===----------------------------------------------------------------------===//
 
-FloatRangeMap::FloatRangeMap(Operation *root, double constantLimit)
+FloatRangeMap::FloatRangeMap(Operation *root, double constantLimit,
+                             size_t expectedValues)
     : constantLimit(constantLimit) {
+  ranges.reserve(expectedValues);
   for (Region &region : root->getRegions())
     for (Block &block : region)
       for (Operation &op : block)

@@ -546,7 +546,9 @@ void PrecisionPlan::applyRanges() {
   case RangeAnalysisKind::Off:
     break;
   case RangeAnalysisKind::Walk:
-    rangeMap = std::make_unique<FloatRangeMap>(root, constantLimit);
+    // Most stored ranges are those of the results of the ops of the plan.
+    rangeMap = std::make_unique<FloatRangeMap>(root, constantLimit,
+                                               ops.size());
     break;
   case RangeAnalysisKind::Dataflow:
     solver = std::make_unique<DataFlowSolver>();
@@ -719,6 +721,8 @@ bool PrecisionPlan::isFreeInFP32(Value value) {
 
 void PrecisionPlan::forwardSweep() {
   FloatType target = options.target;
+  // About one converted result per op.
+  values.reserve(ops.size());
   for (auto [i, op] : llvm::enumerate(ops)) {
     OpInfo &info = infos[i];
     OpDecision &d = info.decision;

@@ -188,6 +188,8 @@ public:
   }
   /// Remembers `op` without a list: forget() looks at it.
   void markKnown(Operation *op) { entries.try_emplace(op); }
+  /// Sizes the table for about `n` ops at once instead of growing it.
+  void reserve(size_t n) { entries.reserve(n); }
   /// Takes `op` out of `list` (its slot becomes null).
   void remove(List list, Operation *op) {
     auto it = entries.find(op);
@@ -389,6 +391,10 @@ class CastCache {
 
 public:
   explicit CastCache(RewriterBase &rewriter) : rewriter(rewriter) {}
+
+  /// Sizes the tables for a function of about `numOps` converted ops (each
+  /// reads about one constant or empty tensor).
+  void reserve(size_t numOps) { tracked.reserve(numOps); }
 
   /// Returns `value` with element type `elementType`, for use by `consumer`.
   Value get(Value value, Type elementType, Operation *consumer) {
@@ -1148,6 +1154,7 @@ LogicalResult mlir::amp::convertToMixedPrecision(
   ConversionListener listener;
   IRRewriter rewriter(root->getContext(), &listener);
   CastCache casts(rewriter);
+  casts.reserve(plan.getOps().size());
   listener.cache = &casts;
   for (Operation *castOp : disposableCasts)
     casts.release(castOp);

@@ -156,10 +156,13 @@ class FloatRangeMap {
 public:
   /// Computes the ranges of the values defined in the regions of `root`.
   /// Float constants' bounds beyond `constantLimit` are not attained (for a
-  /// conversion that clamps such constants).
+  /// conversion that clamps such constants). `expectedValues`, if known,
+  /// is about how many values will have a stored range (the table is sized
+  /// for them once instead of growing).
   explicit FloatRangeMap(
       Operation *root,
-      double constantLimit = std::numeric_limits<double>::infinity());
+      double constantLimit = std::numeric_limits<double>::infinity(),
+      size_t expectedValues = 0);
 
   FloatRange lookup(Value value) const;
   /// As FloatRangeAnalysis::getConvertedIntegerMaxAbs.
