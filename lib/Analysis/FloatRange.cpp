@@ -15,6 +15,7 @@
 #include "amp/Analysis/FloatRange.h"
 
 #include "amp/Utils/CastUtils.h"
+#include "amp/Utils/ConversionMemo.h"
 #include "amp/Utils/LinalgUtils.h"
 #include "amp/Utils/TypeUtils.h"
 
@@ -267,13 +268,8 @@ FloatRange limitConstant(const FloatRange &range, double limit, bool isFloat) {
       range.isHiAttained() && std::abs(range.getHi()) <= limit);
 }
 
-/// The value of a float attribute (f32 read directly: getValueAsDouble
-/// converts through APFloat).
-double getFloatValue(FloatAttr attr) {
-  if (attr.getType().isF32())
-    return attr.getValue().convertToFloat();
-  return attr.getValueAsDouble();
-}
+/// The value of a float attribute.
+double getFloatValue(FloatAttr attr) { return getFloatAttrValue(attr); }
 
 /// The range of the values of a constant attribute.
 FloatRange getAttributeRange(Attribute attr) {

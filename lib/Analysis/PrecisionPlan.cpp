@@ -16,6 +16,7 @@
 #include "amp/Analysis/MinCut.h"
 #include "amp/IR/AmpDialect.h"
 #include "amp/Utils/CastUtils.h"
+#include "amp/Utils/ConversionMemo.h"
 #include "amp/Utils/TypeUtils.h"
 
 #include "mlir/Analysis/DataFlowFramework.h"
@@ -447,7 +448,7 @@ static void getBoundAttributes(Operation *op, SmallVectorImpl<double> &bounds) {
   for (FloatAttr value : attrs) {
     if (!value.getType().isF32())
       continue;
-    double v = value.getValue().convertToFloat();
+    double v = getFloatAttrValue(value);
     if (std::isfinite(v) && std::abs(v) != flt)
       bounds.push_back(v);
   }

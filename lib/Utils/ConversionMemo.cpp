@@ -38,3 +38,18 @@ Type mlir::amp::cloneWithElementType(Type type, Type elementType) {
       memo->types, std::make_pair(type, elementType),
       [&] { return buildWithElementType(type, elementType); });
 }
+
+static double readFloatAttr(FloatAttr attr) {
+  // f32 read directly: getValueAsDouble converts through another APFloat.
+  if (attr.getType().isF32())
+    return attr.getValue().convertToFloat();
+  return attr.getValueAsDouble();
+}
+
+double mlir::amp::getFloatAttrValue(FloatAttr attr) {
+  ConversionMemo *memo = ConversionMemo::getActive();
+  if (!memo)
+    return readFloatAttr(attr);
+  return ConversionMemo::getOrCompute(memo->floatValues, attr,
+                                      [&] { return readFloatAttr(attr); });
+}

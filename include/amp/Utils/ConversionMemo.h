@@ -71,6 +71,9 @@ public:
   llvm::DenseMap<std::pair<Attribute, Type>, Constant> constants;
   llvm::DenseMap<std::pair<Attribute, Type>, RangeSummary> ranges;
   llvm::DenseMap<std::pair<Type, Type>, Type> types;
+  /// The value of each float attribute read (clamp bounds, scalar
+  /// constants: the same few attributes in every layer).
+  llvm::DenseMap<Attribute, double> floatValues;
   /// The MixedPrecisionOpInterface model of each op name, or null (kept by
   /// amp/IR, which owns the interface: getMixedPrecisionInterface).
   llvm::DenseMap<OperationName, const void *> opModels;
@@ -82,6 +85,10 @@ public:
   };
   RecentModel recentModels[16];
 };
+
+/// The value of `attr` as a double (exact for the float types amp reads);
+/// answered from the active ConversionMemo when there is one.
+double getFloatAttrValue(FloatAttr attr);
 
 /// `type` with element type `elementType` if it is shaped, otherwise
 /// `elementType` (ranked tensors without the ShapedType interface lookup);
