@@ -383,6 +383,10 @@ FloatRange RangeEvaluator::evaluateSingle(Operation *op) {
   // has no operands: a cheap test before the trait lookup).
   if (isa<arith::ConstantOp, tosa::ConstOp>(op) ||
       (op->getNumOperands() == 0 && op->hasTrait<OpTrait::ConstantLike>())) {
+    // Shapes and other values without numbers (tosa.const_shape): nothing
+    // to fold for.
+    if (!getScalarType(op->getResult(0).getType()).isIntOrIndexOrFloat())
+      return FloatRange::unbounded();
     Attribute value;
     if (isa<arith::ConstantOp, tosa::ConstOp>(op))
       value = getConstantAttr(op);
