@@ -214,15 +214,20 @@ void PrecisionPlan::collectOp(Operation *op) {
       supported = false;
   };
   for (OpOperand &operand : op->getOpOperands()) {
+    // An FP32 value (most operands) is castable and of the source type: the
+    // type tests are needed only for other floats.
     Type type = operand.get().getType();
-    if (!hasFloatElementType(type))
+    bool convertible = isConvertible(operand.get());
+    if (!convertible && !hasFloatElementType(type))
       continue;
     bool isAccumulator = iface.isAccumulatorOperand(operand);
     if (!isAccumulator && !iface.isDataOperand(operand))
       continue;
-    checkType(type);
-    if (!isConvertible(operand.get()))
+    if (!convertible) {
+      checkType(type);
       continue;
+    }
+    touchesSource = true;
     if (isAccumulator) {
       accumulators.push_back(operand.getOperandNumber());
     } else {
@@ -230,9 +235,12 @@ void PrecisionPlan::collectOp(Operation *op) {
       data.push_back(operand.getOperandNumber());
     }
   }
-  for (Type type : op->getResultTypes())
-    if (hasFloatElementType(type))
-      checkType(type);
+  for (Value result : op->getResults()) {
+    if (isConvertible(result))
+      touchesSource = true;
+    else if (hasFloatElementType(result.getType()))
+      checkType(result.getType());
+  }
   // One walk of the payload: the FP32 values it captures from above (in
   // order of first use) and its float constants.
   if (op->getNumRegions() != 0) {
