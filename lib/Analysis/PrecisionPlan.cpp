@@ -679,7 +679,7 @@ bool PrecisionPlan::constantFits(Operation *constOp) {
                           << (options.clampConstants
                                   ? ": clamped (clamp-constants)"
                                   : ": its consumers stay in FP32");
-  it = constantFitCache.find(constOp);
+  // (Nothing above adds to the cache: `it` is still valid.)
   it->second = fits;
   return fits;
 }
@@ -730,8 +730,9 @@ bool PrecisionPlan::isFreeInFP32(Value value) {
 
 void PrecisionPlan::forwardSweep() {
   FloatType target = options.target;
-  // About one converted result per op.
+  // About one converted result per op, and a constant or two it reads.
   values.reserve(ops.size());
+  constantFitCache.reserve(ops.size());
   for (auto [i, op] : llvm::enumerate(ops)) {
     OpInfo &info = infos[i];
     OpDecision &d = info.decision;

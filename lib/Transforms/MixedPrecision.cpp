@@ -1242,14 +1242,17 @@ LogicalResult mlir::amp::convertToMixedPrecision(
     // converted in place once the op is known to need it (below); other
     // operands get a cast or a converted copy.
     auto readInOneType = [&](Value value, Type type) {
-      return llvm::all_of(op->getOpOperands(), [&](OpOperand &use) {
-        if (use.get() != value)
-          return true;
-        auto it = llvm::find_if(reads, [&](const auto &read) {
-          return read.first == use.getOperandNumber();
-        });
-        return it != reads.end() && it->second == type;
-      });
+      for (auto [number, operand] : llvm::enumerate(op->getOperands())) {
+        if (operand != value)
+          continue;
+        auto it = llvm::find_if(
+            reads, [&, number = number](const auto &read) {
+              return read.first == number;
+            });
+        if (it == reads.end() || it->second != type)
+          return false;
+      }
+      return true;
     };
     // A constant that later ops read too is converted in place as well if
     // each of them reads it only as this op does: a data operand (or a
