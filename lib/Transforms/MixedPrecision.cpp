@@ -921,9 +921,12 @@ void describeOperand(Value value, SmallVectorImpl<size_t> &words) {
 /// Appends to `words` the structure of `op` up to the identity of values:
 /// its name, attributes, properties, result types, its operands (as
 /// describeOperand, or, for a value defined inside the op being described,
-/// as the position of its definition in `local`) and its regions, recursively.
+/// as the position of its definition in `local`, or, for an operand equal to
+/// the one at its position in `described`, as that: the caller describes
+/// those) and its regions, recursively.
 void describeOp(Operation *op, llvm::SmallDenseMap<Value, unsigned, 16> &local,
-                SmallVectorImpl<size_t> &words, bool nested = false) {
+                SmallVectorImpl<size_t> &words, bool nested = false,
+                ValueRange described = {}) {
   auto define = [&](Value value) {
     local.try_emplace(value, local.size());
     words.push_back(
@@ -934,11 +937,14 @@ void describeOp(Operation *op, llvm::SmallDenseMap<Value, unsigned, 16> &local,
                     op->getRawDictionaryAttrs().getAsOpaquePointer()),
                 static_cast<size_t>(op->hashProperties()), op->getNumOperands(),
                 op->getNumRegions()});
-  for (Value operand : op->getOperands()) {
+  for (auto [number, operand] : llvm::enumerate(op->getOperands())) {
     // (Nothing is defined inside the op before its payload is described.)
     auto it = local.empty() ? local.end() : local.find(operand);
     if (it != local.end()) {
       words.append({0, it->second});
+    } else if (number < described.size() && described[number] == operand) {
+      // Kept by the rewrite: described with the new operands.
+      words.push_back(2);
     } else {
       words.push_back(1);
       describeOperand(operand, words);
@@ -974,7 +980,7 @@ llvm::hash_code getTrialKey(Operation *op, ValueRange operands,
                             const OpDecision &decision) {
   llvm::SmallDenseMap<Value, unsigned, 16> local;
   SmallVector<size_t, 64> words;
-  describeOp(op, local, words);
+  describeOp(op, local, words, /*nested=*/false, operands);
   for (Value operand : operands)
     describeOperand(operand, words);
   words.append(
