@@ -120,4 +120,24 @@ TEST_F(ConversionMemoTest, LargestFiniteAgreesWithAPFloat) {
                   .convertToDouble());
 }
 
+TEST_F(ConversionMemoTest, FloatAttrValuesAsWithoutMemo) {
+  SmallVector<FloatAttr> attrs = {
+      b.getF32FloatAttr(6.0f), b.getF32FloatAttr(-0.1f),
+      b.getF16FloatAttr(0.1f), b.getFloatAttr(b.getBF16Type(), 3.0e38),
+      b.getF64FloatAttr(1.0e300)};
+  SmallVector<double> plain;
+  for (FloatAttr attr : attrs)
+    plain.push_back(getFloatAttrValue(attr));
+  EXPECT_EQ(plain[0], 6.0);
+  EXPECT_EQ(plain[1], static_cast<double>(-0.1f));
+  EXPECT_EQ(plain[4], 1.0e300);
+
+  ConversionMemo memo;
+  ConversionMemo::Scope scope(memo);
+  for (int round = 0; round < 2; ++round)
+    for (auto [attr, value] : llvm::zip(attrs, plain))
+      EXPECT_EQ(getFloatAttrValue(attr), value);
+  EXPECT_EQ(memo.floatValues.size(), attrs.size());
+}
+
 } // namespace
