@@ -852,8 +852,8 @@ LogicalResult verifyLocally(Operation *op) {
 class AttributeSnapshot {
 public:
   explicit AttributeSnapshot(Operation *op)
-      : op(op), discardable(op->getRawDictionaryAttrs()) {
-    int size = op->getPropertiesStorageSize();
+      : op(op), name(op->getName()), discardable(op->getRawDictionaryAttrs()),
+        size(op->getPropertiesStorageSize()) {
     if (size == 0)
       return;
     // Most ops' properties fit the inline buffer: no allocation per op.
@@ -864,13 +864,14 @@ public:
     op->getName().initOpProperties(OpaqueProperties(storage),
                                    op->getPropertiesStorage());
   }
+  /// (The op may be gone by now: a failed trial of an op with regions puts
+  /// a copy in its place. Only what was read at construction is used.)
   ~AttributeSnapshot() {
     if (!storage)
       return;
-    op->getName().destroyOpProperties(OpaqueProperties(storage));
+    name.destroyOpProperties(OpaqueProperties(storage));
     if (storage != inlineStorage)
-      llvm::deallocate_buffer(storage, op->getPropertiesStorageSize(),
-                              alignof(std::max_align_t));
+      llvm::deallocate_buffer(storage, size, alignof(std::max_align_t));
   }
   AttributeSnapshot(const AttributeSnapshot &) = delete;
   AttributeSnapshot &operator=(const AttributeSnapshot &) = delete;
@@ -889,7 +890,9 @@ public:
 
 private:
   Operation *op;
+  OperationName name;
   DictionaryAttr discardable;
+  int size;
   char *storage = nullptr;
   alignas(std::max_align_t) char inlineStorage[128];
 };
