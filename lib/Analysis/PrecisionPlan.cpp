@@ -730,9 +730,8 @@ bool PrecisionPlan::isFreeInFP32(Value value) {
 
 void PrecisionPlan::forwardSweep() {
   FloatType target = options.target;
-  // About one converted result per op, and a constant or two it reads.
+  // About one converted result per op.
   values.reserve(ops.size());
-  constantFitCache.reserve(ops.size());
   for (auto [i, op] : llvm::enumerate(ops)) {
     OpInfo &info = infos[i];
     OpDecision &d = info.decision;
