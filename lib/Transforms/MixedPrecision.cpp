@@ -526,7 +526,8 @@ public:
   Value getOriginal(Value value) {
     Operation *def = value.getDefiningOp();
     auto it = def ? sharedOriginals.find(def) : sharedOriginals.end();
-    if (it == sharedOriginals.end())
+    // (Entries go when their op is erased; the constant test only guards.)
+    if (it == sharedOriginals.end() || !isFloatConstant(def))
       return value;
     Type f32 = getScalarType(it->second.getType());
     if (auto cached = cache.find({value, f32}); cached != cache.end())
