@@ -526,8 +526,7 @@ public:
   Value getOriginal(Value value) {
     Operation *def = value.getDefiningOp();
     auto it = def ? sharedOriginals.find(def) : sharedOriginals.end();
-    // (Entries go when their op is erased; the constant test only guards.)
-    if (it == sharedOriginals.end() || !isFloatConstant(def))
+    if (it == sharedOriginals.end())
       return value;
     Type f32 = getScalarType(it->second.getType());
     if (auto cached = cache.find({value, f32}); cached != cache.end())
