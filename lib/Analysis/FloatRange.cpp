@@ -268,13 +268,10 @@ FloatRange limitConstant(const FloatRange &range, double limit, bool isFloat) {
       range.isHiAttained() && std::abs(range.getHi()) <= limit);
 }
 
-/// The value of a float attribute.
-double getFloatValue(FloatAttr attr) { return getFloatAttrValue(attr); }
-
 /// The range of the values of a constant attribute.
 FloatRange getAttributeRange(Attribute attr) {
   if (auto f = dyn_cast<FloatAttr>(attr))
-    return FloatRange::point(getFloatValue(f));
+    return FloatRange::point(getFloatAttrValue(f));
   if (auto i = dyn_cast<IntegerAttr>(attr)) {
     if (i.getType().isInteger(1))
       return FloatRange::point(i.getValue().getZExtValue());
@@ -475,7 +472,7 @@ FloatRange RangeEvaluator::evaluateSingle(Operation *op) {
         auto hi = dyn_cast<FloatAttr>(c.getMaxValAttr());
         if (!lo || !hi)
           return FloatRange::unbounded();
-        return clamp(same(), getFloatValue(lo), getFloatValue(hi));
+        return clamp(same(), getFloatAttrValue(lo), getFloatAttrValue(hi));
       })
       // Reductions.
       .Case<tosa::ReduceMaxOp, tosa::ReduceMinOp>([&](auto) {
