@@ -10,7 +10,13 @@
 // that tools probing for a GPU call, implemented over the emulator: one
 // emulated device with one context; modules are PTX (cubins cannot be
 // emulated: the error says how to build PTX); streams and events exist but
-// every operation completes before its call returns.
+// every operation completes before its call returns. A stream capture
+// (cuStreamBeginCapture) records the launches, copies and fills issued to
+// the stream instead of running them, and a graph launch runs the record in
+// order; allocations made during the capture keep their addresses for the
+// graph's life, as a real graph's do. Captures behave as in relaxed mode;
+// synchronizing a capturing stream (or the context while one captures)
+// fails and invalidates the capture, as on a GPU.
 //
 // As with a real driver, a kernel that faults leaves the context unusable:
 // the launch and every later call return the error (ILLEGAL_ADDRESS,
@@ -33,6 +39,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -63,8 +70,24 @@ struct CUfunc_st {
   const amp::emu::Kernel *kernel;
   uint32_t maxDynamicShared;
 };
+/// What a stream capture recorded: the operations in the order they were
+/// issued, and the allocations the captured work freed (kept until the
+/// record goes: a replay uses them again).
+struct GraphRecording {
+  std::vector<std::function<CUresult()>> operations;
+  std::vector<CUdeviceptr> freedInside;
+  bool invalidated = false;
+  ~GraphRecording();
+};
+struct CUgraph_st {
+  std::shared_ptr<GraphRecording> recording;
+};
+struct CUgraphExec_st {
+  std::shared_ptr<GraphRecording> recording;
+};
 struct CUstream_st {
-  int unused;
+  /// The capture in progress on this stream, or null.
+  std::shared_ptr<GraphRecording> capture;
 };
 struct CUevent_st {
   int unused;
@@ -86,6 +109,8 @@ struct State {
   std::set<CUfunc_st *> functions;
   std::set<CUstream_st *> streams;
   std::set<CUevent_st *> events;
+  std::set<CUgraph_st *> graphs;
+  std::set<CUgraphExec_st *> graphExecs;
   std::map<uint64_t, void *> managed; // device address -> host block
   bool fillZero = false;
 };
@@ -174,6 +199,51 @@ CUresult launch(CUfunc_st *f, const LaunchConfig &config, void **params,
   return e;
 }
 
+/// The capture in progress on `stream`, or null.
+GraphRecording *capturing(CUstream stream) {
+  return stream && state.streams.count(stream) ? stream->capture.get()
+                                               : nullptr;
+}
+
+/// Records a launch into `graph`: the parameters are copied now, as the
+/// driver does, since the caller's buffers are gone by the replay.
+CUresult recordLaunch(GraphRecording &graph, CUfunc_st *f,
+                      const LaunchConfig &config, void **params,
+                      void **extra) {
+  if (!state.functions.count(f))
+    return CUDA_ERROR_INVALID_HANDLE;
+  const amp::emu::Kernel &kernel = *f->kernel;
+  const char *buffer = nullptr;
+  if (!params) {
+    for (int i = 0; extra && extra[i]; i += 2)
+      if (extra[i] == reinterpret_cast<void *>(1))
+        buffer = static_cast<const char *>(extra[i + 1]);
+    if (!buffer)
+      return CUDA_ERROR_INVALID_VALUE;
+  }
+  std::vector<uint8_t> bytes(kernel.paramBytes);
+  for (size_t i = 0; i < kernel.params.size(); ++i) {
+    const amp::emu::Param &p = kernel.params[i];
+    const void *from = params ? params[i] : buffer + p.offset;
+    std::memcpy(bytes.data() + p.offset, from, p.size);
+  }
+  graph.operations.push_back([f, config, bytes]() mutable {
+    std::vector<void *> values;
+    for (const amp::emu::Param &p : f->kernel->params)
+      values.push_back(bytes.data() + p.offset);
+    return launch(f, config, values.data(), nullptr);
+  });
+  return CUDA_SUCCESS;
+}
+
+/// Whether any stream is capturing (the context cannot be synchronized).
+bool anyCapture() {
+  for (CUstream_st *s : state.streams)
+    if (s->capture)
+      return true;
+  return false;
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -198,6 +268,11 @@ static const std::pair<CUresult, const char *> kErrorNames[] = {
     {CUDA_ERROR_MISALIGNED_ADDRESS, "CUDA_ERROR_MISALIGNED_ADDRESS"},
     {CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED"},
     {CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED"},
+    {CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+     "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED"},
+    {CUDA_ERROR_STREAM_CAPTURE_INVALIDATED,
+     "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"},
+    {CUDA_ERROR_ILLEGAL_STATE, "CUDA_ERROR_ILLEGAL_STATE"},
     {CUDA_ERROR_INVALID_CLUSTER_SIZE, "CUDA_ERROR_INVALID_CLUSTER_SIZE"},
     {CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN"},
 };
@@ -424,6 +499,14 @@ AMP_DRIVER_EXPORT CUresult cuCtxSynchronize() {
   LOCK;
   if (!current)
     return CUDA_ERROR_INVALID_CONTEXT;
+  if (anyCapture()) {
+    fprintf(stderr, "amp-emulator: error: cuCtxSynchronize while a stream "
+                    "is capturing\n");
+    for (CUstream_st *s : state.streams)
+      if (s->capture)
+        s->capture->invalidated = true;
+    return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+  }
   return ready();
 }
 
@@ -595,7 +678,7 @@ AMP_DRIVER_EXPORT CUresult cuFuncGetAttribute(int *pi,
 AMP_DRIVER_EXPORT CUresult cuLaunchKernel(
     CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
     unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
-    unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream,
+    unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
     void **kernelParams, void **extra) {
   LOCK;
   if (CUresult e = ready())
@@ -604,6 +687,8 @@ AMP_DRIVER_EXPORT CUresult cuLaunchKernel(
   c.grid = {gridDimX, gridDimY, gridDimZ};
   c.block = {blockDimX, blockDimY, blockDimZ};
   c.dynamicSharedBytes = sharedMemBytes;
+  if (GraphRecording *graph = capturing(hStream))
+    return recordLaunch(*graph, f, c, kernelParams, extra);
   return launch(f, c, kernelParams, extra);
 }
 
@@ -627,6 +712,8 @@ AMP_DRIVER_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
         return CUDA_ERROR_INVALID_CLUSTER_SIZE;
     }
   }
+  if (GraphRecording *graph = capturing(config->hStream))
+    return recordLaunch(*graph, f, c, kernelParams, extra);
   return launch(f, c, kernelParams, extra);
 }
 
@@ -638,7 +725,7 @@ AMP_DRIVER_EXPORT CUresult cuStreamCreate(CUstream *phStream, unsigned int) {
   LOCK;
   if (CUresult e = ready())
     return e;
-  auto *s = new CUstream_st{0};
+  auto *s = new CUstream_st{};
   state.streams.insert(s);
   *phStream = s;
   return CUDA_SUCCESS;
@@ -646,6 +733,8 @@ AMP_DRIVER_EXPORT CUresult cuStreamCreate(CUstream *phStream, unsigned int) {
 
 AMP_DRIVER_EXPORT CUresult cuStreamDestroy_v2(CUstream stream) {
   LOCK;
+  if (stream && state.streams.count(stream) && stream->capture)
+    return CUDA_ERROR_ILLEGAL_STATE; // end the capture first
   if (!state.streams.erase(stream))
     return CUDA_ERROR_INVALID_HANDLE;
   delete stream;
@@ -658,14 +747,64 @@ static CUresult checkStream(CUstream stream) {
   return ready();
 }
 
+/// Fails a synchronization of a capturing stream (and the capture).
+static CUresult notWhileCapturing(CUstream stream, const char *what) {
+  GraphRecording *graph = capturing(stream);
+  if (!graph)
+    return CUDA_SUCCESS;
+  fprintf(stderr, "amp-emulator: error: %s of a capturing stream\n", what);
+  graph->invalidated = true;
+  return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+}
+
 AMP_DRIVER_EXPORT CUresult cuStreamSynchronize(CUstream stream) {
   LOCK;
-  return checkStream(stream);
+  if (CUresult e = checkStream(stream))
+    return e;
+  return notWhileCapturing(stream, "cuStreamSynchronize");
 }
 
 AMP_DRIVER_EXPORT CUresult cuStreamQuery(CUstream stream) {
   LOCK;
-  return checkStream(stream);
+  if (CUresult e = checkStream(stream))
+    return e;
+  return notWhileCapturing(stream, "cuStreamQuery");
+}
+
+AMP_DRIVER_EXPORT CUresult cuStreamBeginCapture_v2(CUstream stream,
+                                                   CUstreamCaptureMode mode) {
+  LOCK;
+  if (CUresult e = checkStream(stream))
+    return e;
+  if (mode < CU_STREAM_CAPTURE_MODE_GLOBAL ||
+      mode > CU_STREAM_CAPTURE_MODE_RELAXED)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!stream)
+    return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED; // the legacy stream
+  if (stream->capture)
+    return CUDA_ERROR_ILLEGAL_STATE;
+  stream->capture = std::make_shared<GraphRecording>();
+  return CUDA_SUCCESS;
+}
+
+AMP_DRIVER_EXPORT CUresult cuStreamEndCapture(CUstream stream,
+                                              CUgraph *phGraph) {
+  LOCK;
+  if (CUresult e = checkStream(stream))
+    return e;
+  if (!phGraph)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!stream || !stream->capture)
+    return CUDA_ERROR_ILLEGAL_STATE;
+  std::shared_ptr<GraphRecording> recording = std::move(stream->capture);
+  stream->capture = nullptr;
+  *phGraph = nullptr;
+  if (recording->invalidated)
+    return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+  auto *graph = new CUgraph_st{std::move(recording)};
+  state.graphs.insert(graph);
+  *phGraph = graph;
+  return CUDA_SUCCESS;
 }
 
 AMP_DRIVER_EXPORT CUresult cuStreamWaitEvent(CUstream stream, CUevent event,
@@ -815,6 +954,12 @@ AMP_DRIVER_EXPORT CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream stream) {
   LOCK;
   if (CUresult e = checkStream(stream))
     return e;
+  if (GraphRecording *graph = capturing(stream)) {
+    if (!state.device->memory().isDeviceAddress(dptr))
+      return CUDA_ERROR_INVALID_VALUE;
+    graph->freedInside.push_back(dptr);
+    return CUDA_SUCCESS;
+  }
   return freeMemory(dptr);
 }
 
@@ -869,6 +1014,10 @@ AMP_DRIVER_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src,
   LOCK;
   if (CUresult e = checkStream(stream))
     return e;
+  if (GraphRecording *graph = capturing(stream)) {
+    graph->operations.push_back([=] { return copy(dst, src, bytes); });
+    return CUDA_SUCCESS;
+  }
   return copy(dst, src, bytes);
 }
 
@@ -895,6 +1044,11 @@ static CUresult fill(CUdeviceptr dst, T value, size_t count,
                      CUstream stream) {
   if (CUresult e = checkStream(stream))
     return e;
+  if (GraphRecording *graph = capturing(stream)) {
+    graph->operations.push_back(
+        [=] { return fill<T>(dst, value, count, nullptr); });
+    return CUDA_SUCCESS;
+  }
   if (dst % sizeof(T))
     return CUDA_ERROR_INVALID_VALUE;
   uint8_t *d = bytesAt(dst, count * sizeof(T), "memset of");
@@ -953,6 +1107,65 @@ AMP_DRIVER_EXPORT CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
     return notInitialized();
   *total = state.device->memory().totalBytes();
   *free = *total - state.device->memory().bytesInUse();
+  return CUDA_SUCCESS;
+}
+
+//===----------------------------------------------------------------------===//
+// Graphs (what a stream capture recorded, replayed in order)
+//===----------------------------------------------------------------------===//
+
+amp::cuda::GraphRecording::~GraphRecording() {
+  for (CUdeviceptr p : freedInside)
+    freeMemory(p);
+}
+
+AMP_DRIVER_EXPORT CUresult cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec,
+                                                       CUgraph hGraph,
+                                                       unsigned long long) {
+  LOCK;
+  if (CUresult e = ready())
+    return e;
+  if (!phGraphExec || !state.graphs.count(hGraph))
+    return CUDA_ERROR_INVALID_VALUE;
+  // The emulator never reuses an address: outputs the graph leaves
+  // allocated need no freeing at the next launch.
+  auto *exec = new CUgraphExec_st{hGraph->recording};
+  state.graphExecs.insert(exec);
+  *phGraphExec = exec;
+  return CUDA_SUCCESS;
+}
+
+AMP_DRIVER_EXPORT CUresult cuGraphLaunch(CUgraphExec hGraphExec,
+                                         CUstream hStream) {
+  LOCK;
+  if (CUresult e = checkStream(hStream))
+    return e;
+  if (!state.graphExecs.count(hGraphExec))
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (capturing(hStream)) {
+    fprintf(stderr, "amp-emulator: error: a graph launch into a capture "
+                    "(child graphs) is not emulated\n");
+    return CUDA_ERROR_NOT_SUPPORTED;
+  }
+  for (auto &operation : hGraphExec->recording->operations)
+    if (CUresult e = operation())
+      return e;
+  return CUDA_SUCCESS;
+}
+
+AMP_DRIVER_EXPORT CUresult cuGraphExecDestroy(CUgraphExec hGraphExec) {
+  LOCK;
+  if (!state.graphExecs.erase(hGraphExec))
+    return CUDA_ERROR_INVALID_HANDLE;
+  delete hGraphExec;
+  return CUDA_SUCCESS;
+}
+
+AMP_DRIVER_EXPORT CUresult cuGraphDestroy(CUgraph hGraph) {
+  LOCK;
+  if (!state.graphs.erase(hGraph))
+    return CUDA_ERROR_INVALID_HANDLE;
+  delete hGraph;
   return CUDA_SUCCESS;
 }
 

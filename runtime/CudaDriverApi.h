@@ -49,6 +49,8 @@ using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
 using CUmemoryPool = struct CUmemPoolHandle_st *;
+using CUgraph = struct CUgraph_st *;
+using CUgraphExec = struct CUgraphExec_st *;
 
 //===----------------------------------------------------------------------===//
 // Enumerations (only the values amp or a stand-in driver needs)
@@ -87,6 +89,8 @@ enum CUresult {
   CUDA_ERROR_LAUNCH_FAILED = 719,
   CUDA_ERROR_NOT_PERMITTED = 800,
   CUDA_ERROR_NOT_SUPPORTED = 801,
+  CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900,
+  CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901,
   CUDA_ERROR_INVALID_CLUSTER_SIZE = 912,
   CUDA_ERROR_UNKNOWN = 999,
 };
@@ -162,6 +166,19 @@ enum CUpointer_attribute {
 enum CUstream_flags {
   CU_STREAM_DEFAULT = 0x0,
   CU_STREAM_NON_BLOCKING = 0x1,
+};
+
+/// How a stream capture treats unsafe calls of other threads and streams
+/// (cuStreamBeginCapture).
+enum CUstreamCaptureMode {
+  CU_STREAM_CAPTURE_MODE_GLOBAL = 0,
+  CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1,
+  CU_STREAM_CAPTURE_MODE_RELAXED = 2,
+};
+
+/// cuGraphInstantiateWithFlags flags.
+enum CUgraphInstantiate_flags {
+  CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH = 1,
 };
 
 /// cuEventCreate flags.
@@ -357,6 +374,10 @@ enum class EntryPointNeed { Required, Optional };
     (CUstream hStream))                                                        \
   X(cuStreamWaitEvent, cuStreamWaitEvent, Required, CUresult,                  \
     (CUstream hStream, CUevent hEvent, unsigned int Flags))                    \
+  X(cuStreamBeginCapture, cuStreamBeginCapture_v2, Optional, CUresult,        \
+    (CUstream hStream, CUstreamCaptureMode mode))                              \
+  X(cuStreamEndCapture, cuStreamEndCapture, Optional, CUresult,                \
+    (CUstream hStream, CUgraph *phGraph))                                      \
   X(cuEventCreate, cuEventCreate, Required, CUresult,                          \
     (CUevent *phEvent, unsigned int Flags))                                    \
   X(cuEventDestroy, cuEventDestroy_v2, Required, CUresult, (CUevent hEvent))   \
@@ -393,6 +414,15 @@ enum class EntryPointNeed { Required, Optional };
   X(cuMemHostRegister, cuMemHostRegister_v2, Required, CUresult,               \
     (void *p, size_t bytesize, unsigned int Flags))                            \
   X(cuMemHostUnregister, cuMemHostUnregister, Required, CUresult, (void *p))   \
+  /* Graphs (replaying a captured call) */                                     \
+  X(cuGraphInstantiateWithFlags, cuGraphInstantiateWithFlags, Optional,        \
+    CUresult, (CUgraphExec *phGraphExec, CUgraph hGraph,                       \
+               unsigned long long flags))                                      \
+  X(cuGraphLaunch, cuGraphLaunch, Optional, CUresult,                          \
+    (CUgraphExec hGraphExec, CUstream hStream))                                \
+  X(cuGraphExecDestroy, cuGraphExecDestroy, Optional, CUresult,                \
+    (CUgraphExec hGraphExec))                                                  \
+  X(cuGraphDestroy, cuGraphDestroy, Optional, CUresult, (CUgraph hGraph))      \
   /* Tensor maps (TMA, sm_90) */                                               \
   X(cuTensorMapEncodeTiled, cuTensorMapEncodeTiled, Optional, CUresult,        \
     (CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType,               \

@@ -13,7 +13,9 @@
 //    weights), uploaded on first use and cached for the life of the process;
 //  - ampTensorMap2D_<type>: a cached TMA descriptor for a row-major matrix;
 //  - ampCuda*: helpers for harnesses (errors, device name, host<->device
-//    copies, timing events).
+//    copies, timing events);
+//  - ampGraph*: capture one call of a compiled function into a CUDA graph
+//    and replay it (small models are bound by the host's launches).
 //
 // The driver (libcuda.so.1, or the library named by the environment variable
 // AMP_CUDA_DRIVER, such as amp-emulate's stand-in) is loaded with dlopen on
@@ -48,6 +50,9 @@
 #define AMP_EXPORT extern "C" __attribute__((visibility("default")))
 
 using namespace amp::cuda;
+
+/// Whether a call is being captured into a graph (ampGraphCaptureBegin).
+static bool captureInProgress();
 
 namespace {
 
@@ -303,8 +308,10 @@ void *encodeTensorMap(int64_t rank, const RankedDescriptor *d,
   CUDA_CALL(cuMemAlloc, &device, sizeof(CUtensorMap));
   CUDA_CALL(cuMemcpyHtoD, device, &map, sizeof(CUtensorMap));
   // Copies from pageable memory may still be in flight when cuMemcpyHtoD
-  // returns, and kernels run on non-blocking streams: wait here.
-  CUDA_CALL(cuCtxSynchronize);
+  // returns, and kernels run on non-blocking streams: wait here (or, during
+  // a capture, which nothing may synchronize, in ampGraphCaptureEnd).
+  if (!captureInProgress())
+    CUDA_CALL(cuCtxSynchronize);
   return reinterpret_cast<void *>(device);
 }
 
@@ -571,10 +578,42 @@ AMP_EXPORT void mgpuLaunchClusterKernel(
 static std::mutex streamMutex;
 static std::vector<CUstream> freeStreams;
 
+/// A capture in progress (ampGraphCaptureBegin to ampGraphCaptureEnd): every
+/// stream the compiled code asks for is the capturing stream, so the call's
+/// work lands in one graph in the order the host issued it (which respects
+/// every dependency the host code expresses); synchronizing it is skipped
+/// (nothing runs during a capture). `invalid` says why the call cannot be
+/// replayed (it reads device results on the host), or is null.
+struct Capture {
+  CUstream stream = nullptr;
+  const char *invalid = nullptr;
+};
+static Capture *capture = nullptr; // guarded by streamMutex
+
+/// Whether `stream` is the capturing stream.
+static bool isCapturing(CUstream stream) {
+  std::lock_guard<std::mutex> lock(streamMutex);
+  return capture && capture->stream == stream;
+}
+
+static bool captureInProgress() {
+  std::lock_guard<std::mutex> lock(streamMutex);
+  return capture != nullptr;
+}
+
+/// Marks the capture in progress, if any, as not replayable.
+static void invalidateCapture(const char *why) {
+  std::lock_guard<std::mutex> lock(streamMutex);
+  if (capture && !capture->invalid)
+    capture->invalid = why;
+}
+
 AMP_EXPORT CUstream mgpuStreamCreate() {
   ensureContext();
   {
     std::lock_guard<std::mutex> lock(streamMutex);
+    if (capture)
+      return capture->stream;
     if (!freeStreams.empty()) {
       CUstream stream = freeStreams.back();
       freeStreams.pop_back();
@@ -590,6 +629,8 @@ AMP_EXPORT void mgpuStreamDestroy(CUstream stream) {
   ensureContext();
   // Work still queued on the stream completes before it is reused.
   std::lock_guard<std::mutex> lock(streamMutex);
+  if (capture && capture->stream == stream)
+    return; // ampGraphCaptureEnd ends the capture
   if (freeStreams.size() < 16) {
     freeStreams.push_back(stream);
     return;
@@ -599,6 +640,8 @@ AMP_EXPORT void mgpuStreamDestroy(CUstream stream) {
 
 AMP_EXPORT void mgpuStreamSynchronize(CUstream stream) {
   ensureContext();
+  if (isCapturing(stream))
+    return; // the replay synchronizes
   CUDA_CALL(cuStreamSynchronize, stream);
 }
 
@@ -621,12 +664,125 @@ AMP_EXPORT void mgpuEventDestroy(CUevent event) {
 
 AMP_EXPORT void mgpuEventSynchronize(CUevent event) {
   ensureContext();
+  {
+    // Every event of a capture is recorded on the capturing stream.
+    std::lock_guard<std::mutex> lock(streamMutex);
+    if (capture)
+      return;
+  }
   CUDA_CALL(cuEventSynchronize, event);
 }
 
 AMP_EXPORT void mgpuEventRecord(CUevent event, CUstream stream) {
   ensureContext();
   CUDA_CALL(cuEventRecord, event, stream);
+}
+
+//===----------------------------------------------------------------------===//
+// Graphs: one call captured, replayed with one launch
+//===----------------------------------------------------------------------===//
+//
+// A harness calls a compiled function once normally (so the driver, the
+// modules, the device copies of the constants and the TMA descriptors of
+// its inputs are ready), then
+//
+//   ampGraphCaptureBegin(); _mlir_ciface_f(...); g = ampGraphCaptureEnd();
+//
+// and from then on ampGraphLaunch(g) instead of calling f: the same kernels,
+// copies and stream-ordered allocations, on the same inputs, into the same
+// output buffers (the graph's allocations keep their addresses from launch
+// to launch; outputs left allocated are freed at the next launch), for one
+// driver call instead of one per launch and allocation. The captured call
+// itself runs nothing.
+
+AMP_EXPORT int ampGraphCaptureBegin() {
+  ensureContext();
+  if (!CUDA_HAS(cuStreamBeginCapture, "CUDA graphs") ||
+      !CUDA_HAS(cuStreamEndCapture, "CUDA graphs") ||
+      !CUDA_HAS(cuGraphInstantiateWithFlags, "CUDA graphs") ||
+      !CUDA_HAS(cuGraphLaunch, "CUDA graphs"))
+    return CUDA_ERROR_NOT_SUPPORTED;
+  CUstream stream = mgpuStreamCreate();
+  std::lock_guard<std::mutex> lock(streamMutex);
+  if (capture) {
+    fprintf(stderr, "amp-cuda-runtime: ampGraphCaptureBegin: a capture is "
+                    "already in progress\n");
+    return lastError = CUDA_ERROR_ILLEGAL_STATE;
+  }
+  // Relaxed: the runtime's own synchronous calls (a TMA descriptor's upload
+  // for a buffer the graph allocates) stay legal during the capture; the
+  // stream is non-blocking, so they do not join it.
+  if (CUresult e = CUDA_CALL(cuStreamBeginCapture, stream,
+                             CU_STREAM_CAPTURE_MODE_RELAXED)) {
+    freeStreams.push_back(stream);
+    return e;
+  }
+  capture = new Capture{stream, nullptr};
+  return CUDA_SUCCESS;
+}
+
+AMP_EXPORT void *ampGraphCaptureEnd() {
+  ensureContext();
+  Capture *done;
+  {
+    std::lock_guard<std::mutex> lock(streamMutex);
+    done = capture;
+    capture = nullptr;
+  }
+  if (!done) {
+    fprintf(stderr, "amp-cuda-runtime: ampGraphCaptureEnd without "
+                    "ampGraphCaptureBegin\n");
+    lastError = CUDA_ERROR_ILLEGAL_STATE;
+    return nullptr;
+  }
+  CUgraph graph = nullptr;
+  CUresult ended = CUDA_CALL(cuStreamEndCapture, done->stream, &graph);
+  mgpuStreamDestroy(done->stream);
+  // Uploads made during the capture (TMA descriptors) are complete before
+  // the first replay.
+  CUDA_CALL(cuCtxSynchronize);
+  const char *invalid = done->invalid;
+  delete done;
+  if (invalid || ended != CUDA_SUCCESS) {
+    if (invalid)
+      fprintf(stderr,
+              "amp-cuda-runtime: the call cannot be replayed as a graph: %s\n",
+              invalid);
+    if (graph && driver().cuGraphDestroy)
+      driver().cuGraphDestroy(graph);
+    lastError = invalid ? CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED : ended;
+    return nullptr;
+  }
+  CUgraphExec exec = nullptr;
+  CUresult made = CUDA_CALL(cuGraphInstantiateWithFlags, &exec, graph,
+                            CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH);
+  if (driver().cuGraphDestroy)
+    driver().cuGraphDestroy(graph); // the instance is independent of it
+  return made == CUDA_SUCCESS ? exec : nullptr;
+}
+
+/// Replays a captured call and waits for it (like the call itself, whose
+/// end synchronizes).
+AMP_EXPORT int ampGraphLaunch(void *graph) {
+  ensureContext();
+  if (!graph) {
+    fprintf(stderr, "amp-cuda-runtime: ampGraphLaunch of a null graph\n");
+    return lastError = CUDA_ERROR_INVALID_VALUE;
+  }
+  CUstream stream = mgpuStreamCreate();
+  CUresult e = CUDA_CALL(cuGraphLaunch, static_cast<CUgraphExec>(graph), stream);
+  if (e == CUDA_SUCCESS)
+    e = CUDA_CALL(cuStreamSynchronize, stream);
+  mgpuStreamDestroy(stream);
+  return e;
+}
+
+AMP_EXPORT void ampGraphDestroy(void *graph) {
+  if (!graph)
+    return;
+  ensureContext();
+  if (driver().cuGraphExecDestroy)
+    CUDA_CALL(cuGraphExecDestroy, static_cast<CUgraphExec>(graph));
 }
 
 //===----------------------------------------------------------------------===//
@@ -639,6 +795,8 @@ AMP_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, CUstream stream,
   if (sizeBytes == 0)
     return nullptr;
   CUdeviceptr ptr = 0;
+  if (isHostShared)
+    invalidateCapture("it allocates memory the host reads");
   if (isHostShared)
     CUDA_CALL(cuMemAllocManaged, &ptr, sizeBytes, CU_MEM_ATTACH_GLOBAL);
   else if (hasMemoryPools())
@@ -657,6 +815,10 @@ AMP_EXPORT void mgpuMemFree(void *ptr, CUstream stream) {
   driver().cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
                                  device);
   if (managed || !hasMemoryPools()) {
+    if (isCapturing(stream)) {
+      invalidateCapture("it frees memory synchronously");
+      return;
+    }
     CUDA_CALL(cuStreamSynchronize, stream);
     CUDA_CALL(cuMemFree, device);
     return;
@@ -667,6 +829,18 @@ AMP_EXPORT void mgpuMemFree(void *ptr, CUstream stream) {
 AMP_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
                            CUstream stream) {
   ensureContext();
+  if (isCapturing(stream)) {
+    unsigned type = 0; // CU_MEMORYTYPE_HOST = 1
+    driver().cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                   reinterpret_cast<CUdeviceptr>(dst));
+    if (type != 2)
+      invalidateCapture("it copies device data to the host");
+    type = 0;
+    driver().cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                   reinterpret_cast<CUdeviceptr>(src));
+    if (type != 2)
+      invalidateCapture("it copies host memory to the device");
+  }
   CUDA_CALL(cuMemcpyAsync, reinterpret_cast<CUdeviceptr>(dst),
             reinterpret_cast<CUdeviceptr>(src), sizeBytes, stream);
 }

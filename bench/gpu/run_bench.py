@@ -12,6 +12,9 @@ file with one object per measurement:
    "dtype": "f16"|"bf16"|"f32", "m": N, "n": N, "k": N, "tflops": T, ...}
   {"model": ..., "impl": "amp-fp32"|"amp-mixed", "ms": ...,
    "rel_l2_vs_fp32": ...}
+  {"model": ..., "impl": "amp-fp32-graph"|"amp-mixed-graph", "ms": ...,
+   "rel_l2_vs_eager": ...}   (the executable run with --graph: one call
+                             captured into a CUDA graph and replayed)
 
 plus top-level "device", "driver", "commit" and "command". Timing, for amp
 and the references alike: the median of --iters calls after warmup, each
@@ -82,6 +85,22 @@ def run_reference(script, dtype, sizes):
     note = "" if proc.returncode == 0 else (proc.stderr.strip()[-300:] or
                                             "exit %d" % proc.returncode)
     return rows, note
+
+
+def compare(reference, test):
+    """amp-compare's metrics of the worst output of `test` against
+    `reference` (folders of outputs), or {}."""
+    with tempfile.NamedTemporaryFile(suffix=".json") as path:
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts",
+                                                     "amp-compare.py"),
+                        reference, test, "--max-rel-l2", "1",
+                        "--min-cosine", "0", "--json", path.name],
+                       capture_output=True)
+        try:
+            with open(path.name) as f:
+                return max(json.load(f), key=lambda d: d["rel_l2"])
+        except (OSError, ValueError):
+            return {}
 
 
 def smi(query):
@@ -200,25 +219,31 @@ def main():
                             exist_ok=True)
                 extra += ["--save-inputs", os.path.join(work,
                                                         model + "-inputs")]
-            ms, note = run_amp(os.path.join(bin_dir, "e2e-%s-%s" % (
-                model, variant)), args.iters, 5, extra)
+            exe = os.path.join(bin_dir, "e2e-%s-%s" % (model, variant))
+            ms, note = run_amp(exe, args.iters, 5, extra)
             if ms is None:
                 notes.append("e2e %s %s: %s" % (model, variant, note))
             times[variant] = ms
+            # The same executable replaying one captured call (CUDA graph):
+            # the launches' host cost removed; its outputs must be those of
+            # the ordinary calls.
+            replayed = outputs + "-graph"
+            os.makedirs(replayed, exist_ok=True)
+            ms, note = run_amp(exe, args.iters, 5,
+                               ["--seed", "1", "--outputs", replayed,
+                                "--graph"])
+            if ms is None:
+                notes.append("e2e %s %s --graph: %s" % (model, variant, note))
+                continue
+            same = compare(outputs, replayed)
+            measurements.append({"model": model, "impl": "amp-%s-graph" %
+                                 variant, "ms": ms,
+                                 "rel_l2_vs_eager": same.get("rel_l2"),
+                                 "max_abs_vs_eager": same.get("max_abs")})
         if times.get("fp32") is None or times.get("mixed") is None:
             continue
-        metrics_path = os.path.join(work, model + ".json")
-        subprocess.run([sys.executable, os.path.join(ROOT, "scripts",
-                                                     "amp-compare.py"),
-                        os.path.join(work, model + "-fp32"),
-                        os.path.join(work, model + "-mixed"),
-                        "--max-rel-l2", "1", "--min-cosine", "0",
-                        "--json", metrics_path], capture_output=True)
-        try:
-            with open(metrics_path) as f:
-                metrics = max(json.load(f), key=lambda d: d["rel_l2"])
-        except (OSError, ValueError):
-            metrics = {}
+        metrics = compare(os.path.join(work, model + "-fp32"),
+                          os.path.join(work, model + "-mixed"))
         measurements.append({"model": model, "impl": "amp-fp32",
                              "ms": times["fp32"]})
         if model in TORCH_MODELS:
@@ -320,6 +345,24 @@ def write_report(result, path, sizes):
         f.write("\nrel. L2 is against amp's FP32 outputs on the same seeded "
                 "inputs (torch's FP32 line checks that the PyTorch model is "
                 "the corpus model).\n")
+        f.write("\n## End to end, replayed from CUDA graphs (amp --graph, "
+                "torch.cuda.graph)\n\n"
+                "| model | amp FP32 ms | amp mixed ms | speed-up | mixed vs "
+                "eager mixed (rel. L2) | torch FP32 ms | torch autocast ms | "
+                "amp mixed / autocast time |\n"
+                "|---|---|---|---|---|---|---|---|\n")
+        for model in ("mlp", "attention", "ffn", "cnn"):
+            a = find(model=model, impl="amp-fp32-graph")
+            b = find(model=model, impl="amp-mixed-graph")
+            te = find(model=model, impl="torch-eager-fp32-graph")
+            ta = find(model=model, impl="torch-autocast-f16-graph")
+            ms = lambda row: row["ms"] if row else None
+            f.write("| %s | %s | %s | %s | %s | %s | %s | %s |\n" % (
+                model, fmt(ms(a), "%.3f"), fmt(ms(b), "%.3f"),
+                fmt(a["ms"] / b["ms"] if a and b else None, "%.2fx"),
+                fmt(b.get("rel_l2_vs_eager") if b else None, "%.3g"),
+                fmt(ms(te), "%.3f"), fmt(ms(ta), "%.3f"),
+                fmt(b["ms"] / ta["ms"] if b and ta else None, "%.2f")))
         if result["notes"]:
             f.write("\nNotes (what did not run):\n\n")
             for note in result["notes"]:

@@ -11,7 +11,10 @@ FP32 and under torch.autocast(float16). Prints one JSON line per variant:
    "rel_l2_vs_fp32": against amp's FP32 outputs on the same inputs}
 
 The FP32 eager line's error says whether the PyTorch model is the corpus
-model (it should be at the level of summation order, about 1e-6).
+model (it should be at the level of summation order, about 1e-6). On CUDA,
+each variant is also timed replayed from a CUDA graph (torch.cuda.graph,
+impl "...-graph"), the fair reference for amp's executables run with
+--graph: host launch overhead removed on both sides.
 
   torch_e2e.py MODEL --signature SIG.json --inputs DIR --reference DIR
                [--iters N] [--device cuda|cpu]
@@ -179,6 +182,35 @@ def main():
                           "rel_l2_vs_fp32": error,
                           "torch": torch.__version__}))
         sys.stdout.flush()
+        if args.device != "cuda":
+            continue
+        try:
+            graph, static = capture_graph(call)
+            ms = median_ms_per_call(graph.replay, args.iters, sync)
+            error = max(rel_l2(o, r) for o, r in zip(static, reference))
+            print(json.dumps({"model": args.model, "impl": impl + "-graph",
+                              "ms": ms, "rel_l2_vs_fp32": error,
+                              "torch": torch.__version__}))
+        except RuntimeError as e:  # a model that cannot be captured
+            print("%s: no CUDA graph: %s" % (impl, e), file=sys.stderr)
+        sys.stdout.flush()
+
+
+def capture_graph(call):
+    """`call` captured into a CUDA graph (after warmup on a side stream, as
+    PyTorch's documentation prescribes) and its static outputs."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            call()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        static = call()
+    graph.replay()
+    torch.cuda.synchronize()
+    return graph, static
 
 
 if __name__ == "__main__":

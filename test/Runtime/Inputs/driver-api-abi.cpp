@@ -68,6 +68,9 @@ MAP(CUstream_st, CUstream_st)
 MAP(CUevent_st, CUevent_st)
 MAP(CUmemPoolHandle_st, CUmemPoolHandle_st)
 MAP(CUmemPool_attribute, CUmemPool_attribute)
+MAP(CUgraph_st, CUgraph_st)
+MAP(CUgraphExec_st, CUgraphExec_st)
+MAP(CUstreamCaptureMode, CUstreamCaptureMode)
 #undef MAP
 
 //===----------------------------------------------------------------------===//
@@ -102,6 +105,8 @@ static_assert(std::is_same_v<ToCuda<ours::CUcontext>::type, ::CUcontext>);
 static_assert(std::is_same_v<ToCuda<ours::CUmodule>::type, ::CUmodule>);
 static_assert(std::is_same_v<ToCuda<ours::CUfunction>::type, ::CUfunction>);
 static_assert(std::is_same_v<ToCuda<ours::CUstream>::type, ::CUstream>);
+static_assert(std::is_same_v<ToCuda<ours::CUgraph>::type, ::CUgraph>);
+static_assert(std::is_same_v<ToCuda<ours::CUgraphExec>::type, ::CUgraphExec>);
 static_assert(std::is_same_v<ToCuda<ours::CUevent>::type, ::CUevent>);
 
 #define CHECK_ENUM_TYPE(type)                                                  \
@@ -115,6 +120,8 @@ CHECK_ENUM_TYPE(CUfunction_attribute)
 CHECK_ENUM_TYPE(CUjit_option)
 CHECK_ENUM_TYPE(CUpointer_attribute)
 CHECK_ENUM_TYPE(CUstream_flags)
+CHECK_ENUM_TYPE(CUstreamCaptureMode)
+CHECK_ENUM_TYPE(CUgraphInstantiate_flags)
 CHECK_ENUM_TYPE(CUevent_flags)
 CHECK_ENUM_TYPE(CUmemAttach_flags)
 CHECK_ENUM_TYPE(CUlaunchAttributeID)
@@ -163,6 +170,8 @@ CHECK_VALUE(CUDA_ERROR_LAUNCH_FAILED)
 CHECK_VALUE(CUDA_ERROR_NOT_PERMITTED)
 CHECK_VALUE(CUDA_ERROR_NOT_SUPPORTED)
 CHECK_VALUE(CUDA_ERROR_INVALID_CLUSTER_SIZE)
+CHECK_VALUE(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED)
+CHECK_VALUE(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED)
 CHECK_VALUE(CUDA_ERROR_UNKNOWN)
 // CUdevice_attribute
 CHECK_VALUE(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
@@ -221,6 +230,10 @@ CHECK_VALUE(CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL)
 // Stream, event and allocation flags
 CHECK_VALUE(CU_STREAM_DEFAULT)
 CHECK_VALUE(CU_STREAM_NON_BLOCKING)
+CHECK_VALUE(CU_STREAM_CAPTURE_MODE_GLOBAL)
+CHECK_VALUE(CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)
+CHECK_VALUE(CU_STREAM_CAPTURE_MODE_RELAXED)
+CHECK_VALUE(CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH)
 CHECK_VALUE(CU_EVENT_DEFAULT)
 CHECK_VALUE(CU_EVENT_BLOCKING_SYNC)
 CHECK_VALUE(CU_EVENT_DISABLE_TIMING)
