@@ -25,6 +25,8 @@
 #                                    PTX is embedded too)
 #   gemm-wgmma-N, gemm-wgmma-bf16-N  wgmma kernel (chip=sm_90a: Hopper only)
 #   gemm-fp32-N                      the FP32 path (f32 x f32 -> f32, SIMT)
+#   gemm-mma-k32-N (N >= 4096)       mma.sync with the earlier K tiling (K
+#                                    tiles of 32, 3 stages), for comparison
 # End to end, FP32 original vs --amp-mixed-precision (f16), chip=sm_90a:
 #   e2e-mlp-*        corpus linalg/mlp-3layers.mlir
 #   e2e-attention-*  corpus linalg/multi-head-attention.mlir (BERT layer)
@@ -81,6 +83,11 @@ for n in 1024 2048 4096 8192; do
   place "$work/wgmma-$n" "gemm-wgmma-$n"
   "${compile[@]}" "$work/gemm-f32-$n.mlir" -o "$work/fp32-$n" --precision fp32 --chip sm_90
   place "$work/fp32-$n" "gemm-fp32-$n"
+  if (( n >= 4096 )); then
+    "${compile[@]}" "$work/gemm-f16-$n.mlir" -o "$work/mma-k32-$n" --precision fp32 --chip sm_90 \
+      --pipeline-options "mma-sync-k-tile=32 mma-sync-stages=3"
+    place "$work/mma-k32-$n" "gemm-mma-k32-$n"
+  fi
   gemm "gemm-bf16-$n" "$n" bf16
   "${compile[@]}" "$work/gemm-bf16-$n.mlir" -o "$work/mma-bf16-$n" --precision fp32 --chip sm_90
   place "$work/mma-bf16-$n" "gemm-mma-bf16-$n"

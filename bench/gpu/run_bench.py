@@ -188,6 +188,15 @@ def main():
                         if key in row:
                             entry[key] = row[key]
                     measurements.append(entry)
+        # The mma.sync kernel's earlier K tiling (32, 3 stages), f16.
+        ms, note = run_amp(os.path.join(bin_dir, "gemm-mma-k32-%d" % n),
+                           args.iters, 5)
+        if ms is not None:
+            measurements.append({"impl": "amp-mma-sync-k32", "dtype": "f16",
+                                 "m": n, "n": n, "k": n,
+                                 "tflops": tflops(n, ms), "ms": ms})
+        elif note != "missing":
+            notes.append("amp-mma-sync-k32 f16 %d: %s" % (n, note))
         fp32_iters = 5 if n >= 8192 else args.iters
         if ("amp-fp32", "f32") in hung:
             notes.append("amp-fp32 %d: skipped (a smaller size timed out)" % n)
@@ -319,6 +328,22 @@ def write_report(result, path, sizes):
                     fmt(t(cb), "%.4g"), fmt(t(tr), "%.4g"),
                     fmt(t(fp), "%.4g"), ratio(t(mma), t(cb)),
                     ratio(t(wg), t(cb))))
+        f.write("\n## mma.sync K tilings, f16 (TFLOP/s)\n\n"
+                "| N | K tile 64, 4 stages (default) | K tile 32, 3 stages | "
+                "cuBLAS | default / cuBLAS | K32 / cuBLAS |\n"
+                "|---|---|---|---|---|---|\n")
+        for n in sizes:
+            new = find(impl="amp-mma-sync", dtype="f16", m=n)
+            old = find(impl="amp-mma-sync-k32", dtype="f16", m=n)
+            cb = find(impl="cublas", dtype="f16", m=n)
+            if not old:
+                continue
+            t = lambda row: row["tflops"] if row else None
+            ratio = lambda a, b: (fmt(a / b, "%.2f") if a and b else "-")
+            f.write("| %d | %s | %s | %s | %s | %s |\n" % (
+                n, fmt(t(new), "%.4g"), fmt(t(old), "%.4g"),
+                fmt(t(cb), "%.4g"), ratio(t(new), t(cb)),
+                ratio(t(old), t(cb))))
         f.write("\n## End to end: FP32 original vs --amp-mixed-precision "
                 "(f16), chip=sm_90a\n\n")
         f.write("| model | amp FP32 ms | amp mixed ms | speed-up | rel. L2 "

@@ -75,6 +75,12 @@ mlir::amp::verifyGPUPipelineOptions(const AmpGPUPipelineOptions &options,
        << options.blockSize;
     return failure();
   }
+  std::string tilingProblem;
+  if (!MmaSyncTiling{options.mmaSyncKTile, options.mmaSyncStages}.isValid(
+          tilingProblem)) {
+    os << "amp-gpu-pipeline: " << tilingProblem;
+    return failure();
+  }
   StringRef features = options.features;
   if (!features.empty() && !features.starts_with("+ptx")) {
     os << "amp-gpu-pipeline: features must name a PTX version such as "
@@ -179,6 +185,8 @@ void mlir::amp::buildAmpGPUPipeline(OpPassManager &pm,
   AmpGPUMatmulToMmaPassOptions mma;
   mma.kind = !options.tensorCores ? "none" : wgmma ? "wgmma" : "mma-sync";
   mma.simtF32 = true;
+  mma.mmaSyncKTile = options.mmaSyncKTile;
+  mma.mmaSyncStages = options.mmaSyncStages;
   pm.addPass(createAmpGPUMatmulToMmaPass(mma));
 
   // 5. Everything else: parallel loops -> SIMT kernels.

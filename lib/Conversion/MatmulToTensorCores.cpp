@@ -165,35 +165,40 @@ static std::pair<Value, Value> groupedTile(IndexBuilder &ib,
 /// busy): twice the columns per block load a third fewer bytes per flop.
 /// Wider warp tiles (64x64, 254 registers, 8 warps a block) ran 14% slower
 /// at 4096^3 on an H200.
-constexpr int64_t kBlockM = 128, kBlockN = 256, kBlockK = 32;
+///
+/// The K tiling (MmaSyncTiling) is a parameter: K tiles of 32 with 3
+/// stages put a barrier after every two k16 steps, which the H200 profile
+/// showed as the limit (neither the Tensor Cores nor L2 busy); K tiles of 64
+/// halve the barriers and give ptxas four k16 steps to overlap the ldmatrix
+/// loads of one with the mma.sync of another.
+constexpr int64_t kBlockM = 128, kBlockN = 256;
 constexpr int64_t kWarpM = 64, kWarpN = 32, kWarpsN = 8;
-/// K tiles in flight: cp.async fills stage kt + kMmaStages - 1 while the
-/// warps multiply stage kt.
-constexpr int64_t kMmaStages = 3;
 constexpr int64_t kMmaSyncThreads = 32 * (kBlockM / kWarpM) * kWarpsN;
 constexpr int64_t kFragsM = kWarpM / 16, kFragsN = kWarpN / 8;
 /// Row padding of the staged tiles (in elements): keeps rows 16-byte aligned
 /// and spreads ldmatrix rows over all shared-memory banks.
 constexpr int64_t kPad = 8;
-constexpr int64_t kStageARows = kBlockM, kStageACols = kBlockK + kPad;
-constexpr int64_t kStageBRows = kBlockK, kStageBCols = kBlockN + kPad;
+constexpr int64_t kStageARows = kBlockM, kStageBCols = kBlockN + kPad;
+/// Dynamic shared memory a block may use on sm_80..sm_90 (227 KiB).
+constexpr int64_t kMaxSharedBytes = 227 * 1024;
 
 struct MmaSyncKernel {
   OpBuilder &b;
   Location loc;
   const MatmulOperands &mm;
   bool asyncCopies;
+  MmaSyncTiling tiling;
   IndexBuilder ib{b, loc};
 
   Value tid, batchIv, m0, n0;
-  Value stageA, stageB; // memref<kMmaStages x R x C x T, workgroup>
+  Value stageA, stageB; // memref<stages x R x C x T, workgroup>
 
-  /// Stages A[m0:m0+128, k0:k0+32] and B[k0:k0+32, n0:n0+128] into shared
-  /// memory stage `stage`, with zeros outside the matrices.
+  /// Stages A[m0:m0+128, k0:k0+blockK] and B[k0:k0+blockK, n0:n0+256] into
+  /// shared memory stage `stage`, with zeros outside the matrices.
   void loadTiles(Value stage, Value kTile) {
-    Value k0 = ib.mul(kTile, kBlockK);
-    loadTile(mm.a, stageA, stage, m0, k0, mm.m, mm.k, kBlockM, kBlockK);
-    loadTile(mm.b, stageB, stage, k0, n0, mm.k, mm.n, kBlockK, kBlockN);
+    Value k0 = ib.mul(kTile, tiling.blockK);
+    loadTile(mm.a, stageA, stage, m0, k0, mm.m, mm.k, kBlockM, tiling.blockK);
+    loadTile(mm.b, stageB, stage, k0, n0, mm.k, mm.n, tiling.blockK, kBlockN);
   }
 
   void loadTile(Value global, Value staged, Value stage, Value row0, Value col0,
@@ -290,7 +295,7 @@ struct MmaSyncKernel {
     Type inType = mm.inType;
     auto frag4 = VectorType::get({4, 2}, inType);
     Value laneRow = ib.rem(lane, 16), laneCol = ib.mul(ib.div(lane, 16), 8);
-    for (int64_t kk = 0; kk < kBlockK; kk += 16) {
+    for (int64_t kk = 0; kk < tiling.blockK; kk += 16) {
       SmallVector<Value> aFrags, bFrags;
       for (int64_t mt = 0; mt < kFragsM; ++mt) {
         Value row = ib.add(ib.add(ib.mul(warpM, kWarpM), mt * 16), laneRow);
@@ -330,26 +335,28 @@ struct MmaSyncKernel {
     Value lane = ib.rem(tid, 32), warp = ib.div(tid, 32);
     Value warpM = ib.div(warp, kWarpsN), warpN = ib.rem(warp, kWarpsN);
 
-    // kMmaStages stages of A and B in dynamic shared memory.
+    // `stages` stages of A and B in dynamic shared memory.
+    int64_t stages = tiling.stages;
     MLIRContext *ctx = b.getContext();
     auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     auto smemType =
         MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(), wg);
     Value smem = gpu::DynamicSharedMemoryOp::create(b, loc, smemType);
-    auto aType = MemRefType::get({kMmaStages, kStageARows, kStageACols},
+    int64_t stageACols = tiling.blockK + kPad;
+    auto aType = MemRefType::get({stages, kStageARows, stageACols}, mm.inType,
+                                 AffineMap(), wg);
+    auto bType = MemRefType::get({stages, tiling.blockK, kStageBCols},
                                  mm.inType, AffineMap(), wg);
-    auto bType = MemRefType::get({kMmaStages, kStageBRows, kStageBCols},
-                                 mm.inType, AffineMap(), wg);
-    int64_t aBytes = kMmaStages * kStageARows * kStageACols * 2;
+    int64_t aBytes = stages * kStageARows * stageACols * 2;
     stageA = memref::ViewOp::create(b, loc, aType, smem, ib.c(0), ValueRange{});
     stageB =
         memref::ViewOp::create(b, loc, bType, smem, ib.c(aBytes), ValueRange{});
 
-    Value kTiles = ib.ceilDiv(mm.k, kBlockK);
+    Value kTiles = ib.ceilDiv(mm.k, tiling.blockK);
     Value zero = ib.c(0), one = ib.c(1);
     // Prologue: stage s <- K tile s, one cp.async group each (possibly
     // empty).
-    for (int64_t s = 0; s + 1 < kMmaStages; ++s) {
+    for (int64_t s = 0; s + 1 < stages; ++s) {
       auto hasK = scf::IfOp::create(b, loc, ib.lt(ib.c(s), kTiles),
                                     /*withElseRegion=*/false);
       {
@@ -370,22 +377,22 @@ struct MmaSyncKernel {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(loop.getBody());
       Value kt = loop.getInductionVar();
-      Value stage = ib.rem(kt, kMmaStages);
-      // One (possibly empty) group per K tile: with kMmaStages - 2 pending,
+      Value stage = ib.rem(kt, stages);
+      // One (possibly empty) group per K tile: with stages - 2 pending,
       // tile kt has landed. Without cp.async the loads were synchronous.
       if (asyncCopies)
-        NVVM::CpAsyncWaitGroupOp::create(
-            b, loc, b.getI32IntegerAttr(kMmaStages - 2));
+        NVVM::CpAsyncWaitGroupOp::create(b, loc,
+                                         b.getI32IntegerAttr(stages - 2));
       // Tile kt is visible to every warp, and every warp is done with tile
       // kt - 1, whose stage the prefetch below refills.
       gpu::BarrierOp::create(b, loc);
-      Value next = ib.add(kt, kMmaStages - 1);
+      Value next = ib.add(kt, stages - 1);
       auto prefetch = scf::IfOp::create(b, loc, ib.lt(next, kTiles),
                                         /*withElseRegion=*/false);
       {
         OpBuilder::InsertionGuard g2(b);
         b.setInsertionPointToStart(&prefetch.getThenRegion().front());
-        loadTiles(ib.rem(next, kMmaStages), next);
+        loadTiles(ib.rem(next, stages), next);
       }
       if (asyncCopies)
         NVVM::CpAsyncCommitGroupOp::create(b, loc);
@@ -415,11 +422,6 @@ struct MmaSyncKernel {
           }
       }
     gpu::TerminatorOp::create(b, loc);
-  }
-
-  static int64_t sharedBytes() {
-    return kMmaStages * 2 *
-           (kStageARows * kStageACols + kStageBRows * kStageBCols);
   }
 };
 
@@ -682,6 +684,32 @@ struct WgmmaKernel {
 };
 
 } // namespace
+
+int64_t mlir::amp::MmaSyncTiling::sharedBytes() const {
+  return stages * 2 *
+         (kStageARows * (blockK + kPad) + blockK * kStageBCols);
+}
+
+bool mlir::amp::MmaSyncTiling::isValid(std::string &message) const {
+  if (blockK != 32 && blockK != 64) {
+    message = "the mma.sync K tile must be 32 or 64, not " +
+              std::to_string(blockK);
+    return false;
+  }
+  if (stages < 2) {
+    message = "the mma.sync kernel needs at least 2 stages, not " +
+              std::to_string(stages);
+    return false;
+  }
+  if (sharedBytes() > kMaxSharedBytes) {
+    message = std::to_string(stages) + " stages of K tile " +
+              std::to_string(blockK) + " need " +
+              std::to_string(sharedBytes()) +
+              " bytes of shared memory, more than the 232448 a block can use";
+    return false;
+  }
+  return true;
+}
 
 /// Whether the wgmma kernel takes a matmul of these operand types (TMA needs
 /// 16-byte aligned row strides; batches are flattened into rows, which needs
@@ -1014,7 +1042,8 @@ LogicalResult mlir::amp::rewriteMatmulToSimtKernel(RewriterBase &rewriter,
 LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
                                                          linalg::LinalgOp op,
                                                          MmaKind kind,
-                                                         MmaKind *usedKind) {
+                                                         MmaKind *usedKind,
+                                                         MmaSyncTiling tiling) {
   Type inType = tensorCoreInputType(op);
   if (!inType)
     return rewriter.notifyMatchFailure(op, "not a f16/bf16 -> f32 matmul");
@@ -1042,11 +1071,11 @@ LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
   if (kind == MmaKind::MmaSync) {
     Value threads = ib.c(kMmaSyncThreads);
     Value shmem = arith::ConstantIntOp::create(
-        rewriter, loc, rewriter.getI32Type(), MmaSyncKernel::sharedBytes());
+        rewriter, loc, rewriter.getI32Type(), tiling.sharedBytes());
     auto launch = gpu::LaunchOp::create(rewriter, loc, gridX, gridY, gridZ,
                                         threads, one, one, shmem);
     bool async = hasAlignedRows(aType) && hasAlignedRows(bType);
-    MmaSyncKernel kernel{rewriter, loc, mm, async};
+    MmaSyncKernel kernel{rewriter, loc, mm, async, tiling};
     kernel.build(launch);
     rewriter.eraseOp(op);
     return success();
@@ -1131,6 +1160,12 @@ struct AmpGPUMatmulToMmaPass
           << "' (expected mma-sync, wgmma or none)";
       return signalPassFailure();
     }
+    MmaSyncTiling tiling{mmaSyncKTile, mmaSyncStages};
+    std::string why;
+    if (!tiling.isValid(why)) {
+      getOperation()->emitError() << "amp-gpu-matmul-to-mma: " << why;
+      return signalPassFailure();
+    }
     SmallVector<linalg::LinalgOp> matmuls, simt, skinny;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (op->getParentOfType<gpu::LaunchOp>())
@@ -1158,7 +1193,8 @@ struct AmpGPUMatmulToMmaPass
     for (linalg::LinalgOp op : matmuls) {
       MmaKind used;
       if (failed(
-              rewriteMatmulToTensorCoreKernel(rewriter, op, requested, &used)))
+              rewriteMatmulToTensorCoreKernel(rewriter, op, requested, &used,
+                                              tiling)))
         continue;
       if (used == MmaKind::Wgmma)
         ++numWgmma;

@@ -1,19 +1,29 @@
 // RUN: amp-opt %s --amp-gpu-matmul-to-mma --split-input-file | FileCheck %s
 // RUN: amp-opt %s --amp-gpu-matmul-to-mma="kind=wgmma" --split-input-file | FileCheck %s --check-prefix=WGMMA
 // RUN: amp-opt %s --amp-gpu-matmul-to-mma="kind=none simt-f32" --split-input-file | FileCheck %s --check-prefix=SIMT
+// RUN: amp-opt %s --amp-gpu-matmul-to-mma="mma-sync-k-tile=32 mma-sync-stages=3" --split-input-file | FileCheck %s --check-prefix=K32
 
 // Aligned rows: cp.async staging, ldmatrix, mma.sync, masked epilogue.
 // CHECK-LABEL: func.func @matmul_f16_aligned
 // CHECK-NOT:     linalg.matmul
 // CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %[[GX:.+]], {{.*}} = %[[GY:.+]], {{.*}}) threads({{.*}}) in ({{.*}} = %[[T:.+]], {{.*}}) dynamic_shared_memory_size
 // CHECK:           gpu.dynamic_shared_memory
-// CHECK:           nvgpu.device_async_copy {{.*}}, 8, {{.*}} {bypassL1}
-// CHECK:           nvvm.cp.async.wait.group 1
+// CHECK:           nvgpu.device_async_copy {{.*}}, 8, {{.*}} {bypassL1} : memref<256x64xf16> to memref<4x128x72xf16, #gpu.address_space<workgroup>>
+// CHECK:           nvvm.cp.async.wait.group 2
 // CHECK:           nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false}
 // CHECK:           nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
-// CHECK:           nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// Four k16 steps of 4x4 m16n8k16 tiles per K tile of 64 (the default), two
+// per K tile of 32.
+// CHECK-COUNT-64:  nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK-NOT:       nvgpu.mma.sync
 // CHECK:           arith.addf
 // CHECK:           gpu.terminator
+// K32-LABEL:     func.func @matmul_f16_aligned
+// K32:           nvgpu.device_async_copy {{.*}} : memref<256x64xf16> to memref<3x128x40xf16, #gpu.address_space<workgroup>>
+// K32:           nvvm.cp.async.wait.group 1
+// K32-COUNT-32:  nvgpu.mma.sync
+// K32-NOT:       nvgpu.mma.sync
+// K32:           gpu.terminator
 // WGMMA-LABEL: func.func @matmul_f16_aligned
 // WGMMA:         call @ampTensorMap2D_f16
 // WGMMA:         gpu.launch

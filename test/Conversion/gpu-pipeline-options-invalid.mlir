@@ -9,6 +9,7 @@
 // RUN: amp-opt %t/block-size-zero.mlir --amp-gpu-pipeline="block-size=0" -verify-diagnostics
 // RUN: amp-opt %t/features.mlir --amp-gpu-pipeline="features=ptx80" -verify-diagnostics
 // RUN: amp-opt %t/toolkit.mlir --amp-gpu-pipeline="toolkit=/nonexistent/cuda" -verify-diagnostics
+// RUN: amp-opt %t/mma-sync-k-tile.mlir --amp-gpu-pipeline="mma-sync-k-tile=128" -verify-diagnostics
 //
 // Malformed values are rejected by the option parser itself.
 // RUN: not amp-opt %t/chip.mlir --amp-gpu-pipeline="opt-level=three" 2>&1 | FileCheck %s --check-prefix=PARSE
@@ -44,4 +45,8 @@ module {}
 
 //--- toolkit.mlir
 // expected-error @+1 {{amp-gpu-pipeline: toolkit '/nonexistent/cuda' is not a directory}}
+module {}
+
+//--- mma-sync-k-tile.mlir
+// expected-error @+1 {{amp-gpu-pipeline: the mma.sync K tile must be 32 or 64, not 128}}
 module {}

@@ -33,15 +33,28 @@ class RewriterBase;
 
 namespace amp {
 
+/// The Tensor Core instruction family a matmul kernel is built with.
+enum class MmaKind { MmaSync, Wgmma };
+
+/// The K tiling of the mma.sync kernel (128x256 block tiles, 16 warps):
+/// `blockK` columns of A (rows of B) per shared-memory stage, 32 or 64, and
+/// `stages` such stages in flight (2 or more; at most what fits in 227 KiB).
+struct MmaSyncTiling {
+  int64_t blockK = 64;
+  int64_t stages = 4;
+  /// Bytes of dynamic shared memory the kernel needs.
+  int64_t sharedBytes() const;
+  /// Whether the kernel can be built with this tiling; otherwise `message`
+  /// says why.
+  bool isValid(std::string &message) const;
+};
+
 #define GEN_PASS_DECL
 #include "amp/Conversion/Passes.h.inc"
 
 //===----------------------------------------------------------------------===//
 // Reusable rewrites
 //===----------------------------------------------------------------------===//
-
-/// The Tensor Core instruction family a matmul kernel is built with.
-enum class MmaKind { MmaSync, Wgmma };
 
 /// Whether `op` (a linalg.matmul or linalg.batch_matmul on memrefs) can be
 /// replaced by a Tensor Core kernel: default indexing maps, A and B of the
@@ -80,7 +93,8 @@ LogicalResult rewriteMatmulToSkinnyKernel(RewriterBase &rewriter,
 /// built.
 LogicalResult rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
                                               linalg::LinalgOp op, MmaKind kind,
-                                              MmaKind *usedKind = nullptr);
+                                              MmaKind *usedKind = nullptr,
+                                              MmaSyncTiling tiling = {});
 
 /// Rewrites a 2-D convolution on tensors with 16-bit inputs and an f32
 /// output into im2col + linalg.matmul / linalg.batch_matmul.
@@ -168,6 +182,15 @@ struct AmpGPUPipelineOptions
       *this, "block-size",
       llvm::cl::desc("Threads per block of the generic (SIMT) kernels"),
       llvm::cl::init(256)};
+  PassOptions::Option<int64_t> mmaSyncKTile{
+      *this, "mma-sync-k-tile",
+      llvm::cl::desc("K columns per shared-memory stage of the mma.sync "
+                     "kernel (32 or 64)"),
+      llvm::cl::init(MmaSyncTiling().blockK)};
+  PassOptions::Option<int64_t> mmaSyncStages{
+      *this, "mma-sync-stages",
+      llvm::cl::desc("Shared-memory stages in flight in the mma.sync kernel"),
+      llvm::cl::init(MmaSyncTiling().stages)};
 };
 
 /// Checks the options of `--amp-gpu-pipeline`; on failure `message` says

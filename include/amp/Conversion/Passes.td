@@ -135,10 +135,10 @@ def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
     linalg.matmul ins(%a, %b : memref<256x64xf16>, memref<64x512xf16>)
                   outs(%c : memref<256x512xf32>)
     // becomes
-    gpu.launch blocks(...) in (%gx = %c4, %gy = %c2, %gz = %c1)
-               threads(...) in (%tx = %c256, %ty = %c1, %tz = %c1)
-               workgroup(%sa : memref<2x128x40xf16, #gpu.address_space<workgroup>>,
-                         %sb : memref<2x32x136xf16, #gpu.address_space<workgroup>>) {
+    gpu.launch blocks(...) in (%gx = %c2, %gy = %c2, %gz = %c1)
+               threads(...) in (%tx = %c512, %ty = %c1, %tz = %c1)
+               dynamic_shared_memory_size %c208896_i32 {
+      // 4 stages of A (128x72) and B (64x264) in dynamic shared memory
       ... nvgpu.device_async_copy / nvgpu.ldmatrix / nvgpu.mma.sync ...
     }
     ```
@@ -153,6 +153,14 @@ def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
     Option<"skinnyMaxM", "skinny-max-m", "int64_t", /*default=*/"16",
            "linalg.matmuls with a static M of at most this many rows get "
            "the memory-bound skinny kernel (0: never)">,
+    Option<"mmaSyncKTile", "mma-sync-k-tile", "int64_t",
+           /*default=*/"::mlir::amp::MmaSyncTiling().blockK",
+           "K columns per shared-memory stage of the mma.sync kernel (32 or "
+           "64)">,
+    Option<"mmaSyncStages", "mma-sync-stages", "int64_t",
+           /*default=*/"::mlir::amp::MmaSyncTiling().stages",
+           "Shared-memory stages in flight in the mma.sync kernel (2 or "
+           "more, within 227 KiB)">,
   ];
   let statistics = [
     Statistic<"numMmaSync", "mma-sync-kernels", "Matmuls mapped to mma.sync">,
