@@ -75,6 +75,9 @@ struct CUfunc_st {
 /// record goes: a replay uses them again).
 struct GraphRecording {
   std::vector<std::function<CUresult()>> operations;
+  /// Allocated during the capture, [start, end): as on a GPU, the driver
+  /// cannot describe them (cuPointerGetAttribute) until the capture ends.
+  std::vector<std::pair<CUdeviceptr, CUdeviceptr>> allocations;
   std::vector<CUdeviceptr> freedInside;
   bool invalidated = false;
   ~GraphRecording();
@@ -882,7 +885,10 @@ AMP_DRIVER_EXPORT CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize,
   LOCK;
   if (CUresult e = checkStream(stream))
     return e;
-  return allocate(dptr, bytesize);
+  CUresult e = allocate(dptr, bytesize);
+  if (GraphRecording *graph = capturing(stream); graph && e == CUDA_SUCCESS)
+    graph->allocations.push_back({*dptr, *dptr + bytesize});
+  return e;
 }
 
 // One pool per device; the emulator's allocations are host memory, so its
@@ -969,6 +975,11 @@ AMP_DRIVER_EXPORT CUresult cuPointerGetAttribute(void *data,
   LOCK;
   if (!state.device)
     return notInitialized();
+  for (CUstream_st *s : state.streams)
+    if (s->capture)
+      for (const auto &range : s->capture->allocations)
+        if (ptr >= range.first && ptr < range.second)
+          return CUDA_ERROR_INVALID_VALUE; // not mapped before the capture ends
   bool isManaged = state.managed.count(ptr) > 0;
   bool isDevice = state.device->memory().isDeviceAddress(ptr);
   switch (attribute) {

@@ -587,6 +587,10 @@ static std::vector<CUstream> freeStreams;
 struct Capture {
   CUstream stream = nullptr;
   const char *invalid = nullptr;
+  /// What the captured call allocated, [start, end): device memory that the
+  /// driver cannot describe yet (a graph's allocations are mapped when it is
+  /// instantiated, so cuPointerGetAttribute fails on them).
+  std::vector<std::pair<CUdeviceptr, CUdeviceptr>> allocations;
 };
 static Capture *capture = nullptr; // guarded by streamMutex
 
@@ -599,6 +603,31 @@ static bool isCapturing(CUstream stream) {
 static bool captureInProgress() {
   std::lock_guard<std::mutex> lock(streamMutex);
   return capture != nullptr;
+}
+
+/// Notes an allocation of the capture in progress on `stream`, if any.
+static void noteCapturedAllocation(CUstream stream, CUdeviceptr ptr,
+                                   uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(streamMutex);
+  if (capture && capture->stream == stream && ptr)
+    capture->allocations.push_back({ptr, ptr + bytes});
+}
+
+/// Whether `ptr` is device memory: allocated by the capture in progress, or
+/// device memory by the driver's account.
+static bool isDeviceMemory(const void *ptr) {
+  auto address = reinterpret_cast<CUdeviceptr>(ptr);
+  {
+    std::lock_guard<std::mutex> lock(streamMutex);
+    if (capture)
+      for (const auto &range : capture->allocations)
+        if (address >= range.first && address < range.second)
+          return true;
+  }
+  unsigned type = 0; // CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2
+  driver().cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                 address);
+  return type == 2;
 }
 
 /// Marks the capture in progress, if any, as not replayable.
@@ -803,6 +832,7 @@ AMP_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, CUstream stream,
     CUDA_CALL(cuMemAllocAsync, &ptr, sizeBytes, stream);
   else
     CUDA_CALL(cuMemAlloc, &ptr, sizeBytes);
+  noteCapturedAllocation(stream, ptr, sizeBytes);
   return reinterpret_cast<void *>(ptr);
 }
 
@@ -830,15 +860,9 @@ AMP_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
                            CUstream stream) {
   ensureContext();
   if (isCapturing(stream)) {
-    unsigned type = 0; // CU_MEMORYTYPE_HOST = 1
-    driver().cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                   reinterpret_cast<CUdeviceptr>(dst));
-    if (type != 2)
+    if (!isDeviceMemory(dst))
       invalidateCapture("it copies device data to the host");
-    type = 0;
-    driver().cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                   reinterpret_cast<CUdeviceptr>(src));
-    if (type != 2)
+    else if (!isDeviceMemory(src))
       invalidateCapture("it copies host memory to the device");
   }
   CUDA_CALL(cuMemcpyAsync, reinterpret_cast<CUdeviceptr>(dst),
