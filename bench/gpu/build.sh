@@ -25,8 +25,10 @@
 #                                    PTX is embedded too)
 #   gemm-wgmma-N, gemm-wgmma-bf16-N  wgmma kernel (chip=sm_90a: Hopper only)
 #   gemm-fp32-N                      the FP32 path (f32 x f32 -> f32, SIMT)
-#   gemm-mma-k32-N (N >= 4096)       mma.sync with the earlier K tiling (K
-#                                    tiles of 32, 3 stages), for comparison
+#   gemm-mma-k32-N (N >= 4096)       mma.sync variants, for comparison: the
+#   gemm-mma-noprefetch-N            earlier kernel (K tiles of 32, 3
+#                                    stages), and the default tiling
+#                                    without the fragment prefetch
 # End to end, FP32 original vs --amp-mixed-precision (f16), chip=sm_90a:
 #   e2e-mlp-*        corpus linalg/mlp-3layers.mlir
 #   e2e-attention-*  corpus linalg/multi-head-attention.mlir (BERT layer)
@@ -85,8 +87,11 @@ for n in 1024 2048 4096 8192; do
   place "$work/fp32-$n" "gemm-fp32-$n"
   if (( n >= 4096 )); then
     "${compile[@]}" "$work/gemm-f16-$n.mlir" -o "$work/mma-k32-$n" --precision fp32 --chip sm_90 \
-      --pipeline-options "mma-sync-k-tile=32 mma-sync-stages=3"
+      --pipeline-options "mma-sync-k-tile=32 mma-sync-stages=3 mma-sync-prefetch=false"
     place "$work/mma-k32-$n" "gemm-mma-k32-$n"
+    "${compile[@]}" "$work/gemm-f16-$n.mlir" -o "$work/mma-noprefetch-$n" --precision fp32 --chip sm_90 \
+      --pipeline-options "mma-sync-prefetch=false"
+    place "$work/mma-noprefetch-$n" "gemm-mma-noprefetch-$n"
   fi
   gemm "gemm-bf16-$n" "$n" bf16
   "${compile[@]}" "$work/gemm-bf16-$n.mlir" -o "$work/mma-bf16-$n" --precision fp32 --chip sm_90

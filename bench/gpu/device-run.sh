@@ -90,7 +90,7 @@ if [[ $profile == 1 ]]; then
     # Kernel time alone at the GPU's own clocks (no harness, launch or
     # allocation), amp's kernels and cuBLAS's alike: the fair ratio.
     for n in 4096 8192; do
-      for exe in gemm-mma-$n gemm-mma-k32-$n gemm-wgmma-$n; do
+      for exe in gemm-mma-$n gemm-mma-noprefetch-$n gemm-mma-k32-$n gemm-wgmma-$n; do
         echo "== $exe"
         timeout 120 ncu --clock-control none --metrics gpu__time_duration.sum \
           --kernel-name gemm_kernel --launch-skip 2 --launch-count 3 \

@@ -188,15 +188,17 @@ def main():
                         if key in row:
                             entry[key] = row[key]
                     measurements.append(entry)
-        # The mma.sync kernel's earlier K tiling (32, 3 stages), f16.
-        ms, note = run_amp(os.path.join(bin_dir, "gemm-mma-k32-%d" % n),
-                           args.iters, 5)
-        if ms is not None:
-            measurements.append({"impl": "amp-mma-sync-k32", "dtype": "f16",
-                                 "m": n, "n": n, "k": n,
-                                 "tflops": tflops(n, ms), "ms": ms})
-        elif note != "missing":
-            notes.append("amp-mma-sync-k32 f16 %d: %s" % (n, note))
+        # mma.sync variants, f16: the earlier kernel (K tiles of 32, 3
+        # stages) and the default tiling without the fragment prefetch.
+        for variant in ("k32", "noprefetch"):
+            ms, note = run_amp(os.path.join(bin_dir, "gemm-mma-%s-%d" % (
+                variant, n)), args.iters, 5)
+            if ms is not None:
+                measurements.append({"impl": "amp-mma-sync-" + variant,
+                                     "dtype": "f16", "m": n, "n": n, "k": n,
+                                     "tflops": tflops(n, ms), "ms": ms})
+            elif note != "missing":
+                notes.append("amp-mma-sync-%s f16 %d: %s" % (variant, n, note))
         fp32_iters = 5 if n >= 8192 else args.iters
         if ("amp-fp32", "f32") in hung:
             notes.append("amp-fp32 %d: skipped (a smaller size timed out)" % n)
@@ -328,22 +330,23 @@ def write_report(result, path, sizes):
                     fmt(t(cb), "%.4g"), fmt(t(tr), "%.4g"),
                     fmt(t(fp), "%.4g"), ratio(t(mma), t(cb)),
                     ratio(t(wg), t(cb))))
-        f.write("\n## mma.sync K tilings, f16 (TFLOP/s)\n\n"
-                "| N | K tile 64, 4 stages (default) | K tile 32, 3 stages | "
-                "cuBLAS | default / cuBLAS | K32 / cuBLAS |\n"
-                "|---|---|---|---|---|---|\n")
+        f.write("\n## mma.sync variants, f16 (TFLOP/s; ratio to cuBLAS)\n\n"
+                "| N | default: K tile 64, 4 stages, fragment prefetch | "
+                "same without prefetch | earlier: K tile 32, 3 stages | "
+                "cuBLAS |\n|---|---|---|---|---|\n")
         for n in sizes:
-            new = find(impl="amp-mma-sync", dtype="f16", m=n)
-            old = find(impl="amp-mma-sync-k32", dtype="f16", m=n)
-            cb = find(impl="cublas", dtype="f16", m=n)
-            if not old:
+            variants = [find(impl=impl, dtype="f16", m=n) for impl in (
+                "amp-mma-sync", "amp-mma-sync-noprefetch", "amp-mma-sync-k32",
+                "cublas")]
+            if not variants[1] and not variants[2]:
                 continue
-            t = lambda row: row["tflops"] if row else None
-            ratio = lambda a, b: (fmt(a / b, "%.2f") if a and b else "-")
-            f.write("| %d | %s | %s | %s | %s | %s |\n" % (
-                n, fmt(t(new), "%.4g"), fmt(t(old), "%.4g"),
-                fmt(t(cb), "%.4g"), ratio(t(new), t(cb)),
-                ratio(t(old), t(cb))))
+            cb = variants[3]["tflops"] if variants[3] else None
+            cell = lambda row: ("-" if not row else "%.4g (%s)" % (
+                row["tflops"], fmt(row["tflops"] / cb, "%.2f") if cb
+                else "-"))
+            f.write("| %d | %s | %s | %s | %s |\n" % (
+                n, cell(variants[0]), cell(variants[1]), cell(variants[2]),
+                fmt(cb, "%.4g")))
         f.write("\n## End to end: FP32 original vs --amp-mixed-precision "
                 "(f16), chip=sm_90a\n\n")
         f.write("| model | amp FP32 ms | amp mixed ms | speed-up | rel. L2 "

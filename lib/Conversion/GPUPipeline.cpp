@@ -76,7 +76,9 @@ mlir::amp::verifyGPUPipelineOptions(const AmpGPUPipelineOptions &options,
     return failure();
   }
   std::string tilingProblem;
-  if (!MmaSyncTiling{options.mmaSyncKTile, options.mmaSyncStages}.isValid(
+  if (!MmaSyncTiling{options.mmaSyncKTile, options.mmaSyncStages,
+                     options.mmaSyncPrefetch}
+           .isValid(
           tilingProblem)) {
     os << "amp-gpu-pipeline: " << tilingProblem;
     return failure();
@@ -187,6 +189,7 @@ void mlir::amp::buildAmpGPUPipeline(OpPassManager &pm,
   mma.simtF32 = true;
   mma.mmaSyncKTile = options.mmaSyncKTile;
   mma.mmaSyncStages = options.mmaSyncStages;
+  mma.mmaSyncPrefetch = options.mmaSyncPrefetch;
   pm.addPass(createAmpGPUMatmulToMmaPass(mma));
 
   // 5. Everything else: parallel loops -> SIMT kernels.

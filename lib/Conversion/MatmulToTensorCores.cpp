@@ -190,7 +190,7 @@ struct MmaSyncKernel {
   MmaSyncTiling tiling;
   IndexBuilder ib{b, loc};
 
-  Value tid, batchIv, m0, n0;
+  Value tid, lane, warpM, warpN, batchIv, m0, n0;
   Value stageA, stageB; // memref<stages x R x C x T, workgroup>
 
   /// Stages A[m0:m0+128, k0:k0+blockK] and B[k0:k0+blockK, n0:n0+256] into
@@ -289,39 +289,76 @@ struct MmaSyncKernel {
     return vector::FromElementsOp::create(b, loc, acc.getType(), elems);
   }
 
-  /// Multiplies the staged tiles of `stage` into the accumulators.
-  SmallVector<Value> compute(Value stage, Value lane, Value warpM, Value warpN,
-                             SmallVector<Value> acc) {
-    Type inType = mm.inType;
-    auto frag4 = VectorType::get({4, 2}, inType);
+  /// The fragments of one k16 step (columns kk..kk+15 of the staged tiles
+  /// of `stage`) that this warp multiplies: kFragsM ldmatrix.x4 of A, then
+  /// kFragsN / 2 ldmatrix.x4.trans of B (two n8 fragments each).
+  SmallVector<Value> loadFragments(Value stage, int64_t kk) {
+    auto frag4 = VectorType::get({4, 2}, mm.inType);
     Value laneRow = ib.rem(lane, 16), laneCol = ib.mul(ib.div(lane, 16), 8);
-    for (int64_t kk = 0; kk < tiling.blockK; kk += 16) {
-      SmallVector<Value> aFrags, bFrags;
-      for (int64_t mt = 0; mt < kFragsM; ++mt) {
-        Value row = ib.add(ib.add(ib.mul(warpM, kWarpM), mt * 16), laneRow);
-        Value col = ib.add(laneCol, kk);
-        aFrags.push_back(nvgpu::LdMatrixOp::create(
-            b, loc, frag4, stageA, ValueRange{stage, row, col},
-            /*transpose=*/false, /*numTiles=*/4));
-      }
-      for (int64_t np = 0; np < kFragsN / 2; ++np) {
-        Value row = ib.add(laneRow, kk);
-        Value col = ib.add(ib.add(ib.mul(warpN, kWarpN), np * 16), laneCol);
-        Value pair = nvgpu::LdMatrixOp::create(
-            b, loc, frag4, stageB, ValueRange{stage, row, col},
-            /*transpose=*/true, /*numTiles=*/4);
-        for (int64_t half = 0; half < 2; ++half)
-          bFrags.push_back(vector::ExtractStridedSliceOp::create(
-              b, loc, pair, ArrayRef<int64_t>{half * 2, 0},
-              ArrayRef<int64_t>{2, 2}, ArrayRef<int64_t>{1, 1}));
-      }
-      for (int64_t mt = 0; mt < kFragsM; ++mt)
-        for (int64_t nt = 0; nt < kFragsN; ++nt) {
-          Value &c = acc[mt * kFragsN + nt];
-          c = mma(aFrags[mt], bFrags[nt], c);
-        }
+    SmallVector<Value> frags;
+    for (int64_t mt = 0; mt < kFragsM; ++mt) {
+      Value row = ib.add(ib.add(ib.mul(warpM, kWarpM), mt * 16), laneRow);
+      Value col = ib.add(laneCol, kk);
+      frags.push_back(nvgpu::LdMatrixOp::create(
+          b, loc, frag4, stageA, ValueRange{stage, row, col},
+          /*transpose=*/false, /*numTiles=*/4));
     }
-    return acc;
+    for (int64_t np = 0; np < kFragsN / 2; ++np) {
+      Value row = ib.add(laneRow, kk);
+      Value col = ib.add(ib.add(ib.mul(warpN, kWarpN), np * 16), laneCol);
+      frags.push_back(nvgpu::LdMatrixOp::create(
+          b, loc, frag4, stageB, ValueRange{stage, row, col},
+          /*transpose=*/true, /*numTiles=*/4));
+    }
+    return frags;
+  }
+
+  /// Zero fragments (what loadFragments returns, for a step that has none).
+  SmallVector<Value> zeroFragments() {
+    auto frag4 = VectorType::get({4, 2}, mm.inType);
+    Value zero = arith::ConstantOp::create(
+        b, loc, frag4, DenseElementsAttr::get(frag4, b.getZeroAttr(mm.inType)));
+    return SmallVector<Value>(kFragsM + kFragsN / 2, zero);
+  }
+
+  /// Multiplies one k16 step's fragments into the accumulators.
+  void multiply(ArrayRef<Value> frags, SmallVector<Value> &acc) {
+    SmallVector<Value> bFrags;
+    for (int64_t np = 0; np < kFragsN / 2; ++np)
+      for (int64_t half = 0; half < 2; ++half)
+        bFrags.push_back(vector::ExtractStridedSliceOp::create(
+            b, loc, frags[kFragsM + np], ArrayRef<int64_t>{half * 2, 0},
+            ArrayRef<int64_t>{2, 2}, ArrayRef<int64_t>{1, 1}));
+    for (int64_t mt = 0; mt < kFragsM; ++mt)
+      for (int64_t nt = 0; nt < kFragsN; ++nt) {
+        Value &c = acc[mt * kFragsN + nt];
+        c = mma(frags[mt], bFrags[nt], c);
+      }
+  }
+
+  /// Makes K tile `kt` visible to every warp: its cp.async group has landed
+  /// (one group per K tile, so with stages - 2 pending) and every warp is
+  /// past the barrier (so every warp is also done reading the stage the
+  /// next prefetch refills).
+  void waitForTile() {
+    if (asyncCopies)
+      NVVM::CpAsyncWaitGroupOp::create(b, loc,
+                                       b.getI32IntegerAttr(tiling.stages - 2));
+    gpu::BarrierOp::create(b, loc);
+  }
+
+  /// Copies K tile `next` into its stage when there is one, and closes its
+  /// (possibly empty) cp.async group.
+  void prefetchTile(Value next, Value kTiles) {
+    auto prefetch = scf::IfOp::create(b, loc, ib.lt(next, kTiles),
+                                      /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&prefetch.getThenRegion().front());
+      loadTiles(ib.rem(next, tiling.stages), next);
+    }
+    if (asyncCopies)
+      NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
 
   void build(gpu::LaunchOp launch) {
@@ -332,8 +369,10 @@ struct MmaSyncKernel {
     n0 = ib.mul(tileCol, kBlockN);
     m0 = ib.mul(tileRow, kBlockM);
     batchIv = mm.batch ? launch.getBlockIds().z : Value();
-    Value lane = ib.rem(tid, 32), warp = ib.div(tid, 32);
-    Value warpM = ib.div(warp, kWarpsN), warpN = ib.rem(warp, kWarpsN);
+    lane = ib.rem(tid, 32);
+    Value warp = ib.div(tid, 32);
+    warpM = ib.div(warp, kWarpsN);
+    warpN = ib.rem(warp, kWarpsN);
 
     // `stages` stages of A and B in dynamic shared memory.
     int64_t stages = tiling.stages;
@@ -372,34 +411,80 @@ struct MmaSyncKernel {
     Value accZero = arith::ConstantOp::create(
         b, loc, accType, DenseElementsAttr::get(accType, 0.0f));
     SmallVector<Value> init(kFragsM * kFragsN, accZero);
-    auto loop = scf::ForOp::create(b, loc, zero, kTiles, one, init);
-    {
+    int64_t steps = tiling.blockK / 16;
+    scf::ForOp loop;
+    if (!tiling.prefetchFragments) {
+      // Per K tile: wait for it, refill the stage of tile kt - 1 with tile
+      // kt + stages - 1, then load and multiply each k16 step.
+      loop = scf::ForOp::create(b, loc, zero, kTiles, one, init);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(loop.getBody());
       Value kt = loop.getInductionVar();
       Value stage = ib.rem(kt, stages);
-      // One (possibly empty) group per K tile: with stages - 2 pending,
-      // tile kt has landed. Without cp.async the loads were synchronous.
-      if (asyncCopies)
-        NVVM::CpAsyncWaitGroupOp::create(b, loc,
-                                         b.getI32IntegerAttr(stages - 2));
-      // Tile kt is visible to every warp, and every warp is done with tile
-      // kt - 1, whose stage the prefetch below refills.
-      gpu::BarrierOp::create(b, loc);
-      Value next = ib.add(kt, stages - 1);
-      auto prefetch = scf::IfOp::create(b, loc, ib.lt(next, kTiles),
-                                        /*withElseRegion=*/false);
-      {
-        OpBuilder::InsertionGuard g2(b);
-        b.setInsertionPointToStart(&prefetch.getThenRegion().front());
-        loadTiles(ib.rem(next, stages), next);
-      }
-      if (asyncCopies)
-        NVVM::CpAsyncCommitGroupOp::create(b, loc);
+      waitForTile();
+      prefetchTile(ib.add(kt, stages - 1), kTiles);
       SmallVector<Value> acc(loop.getRegionIterArgs().begin(),
                              loop.getRegionIterArgs().end());
-      acc = compute(stage, lane, warpM, warpN, acc);
+      for (int64_t kk = 0; kk < steps; ++kk)
+        multiply(loadFragments(stage, kk * 16), acc);
       scf::YieldOp::create(b, loc, acc);
+    } else {
+      // Fragments one k16 step ahead, in registers (what CUTLASS's
+      // multistage main loop does): the fragments of the next step are
+      // loaded before the current step's mma.sync, and the barrier that
+      // moves to the next K tile comes before the last step's mma.sync,
+      // which then overlap the next tile's first ldmatrix. The fragments of
+      // step 0 of tile kt are loop-carried.
+      waitForTile();
+      auto hasTiles = scf::IfOp::create(
+          b, loc, TypeRange(ValueRange(zeroFragments())), ib.lt(zero, kTiles),
+          /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(&hasTiles.getThenRegion().front());
+        scf::YieldOp::create(b, loc, loadFragments(ib.c(0), 0));
+        b.setInsertionPointToStart(&hasTiles.getElseRegion().front());
+        scf::YieldOp::create(b, loc, zeroFragments());
+      }
+      SmallVector<Value> loopInit = init;
+      llvm::append_range(loopInit, hasTiles.getResults());
+      loop = scf::ForOp::create(b, loc, zero, kTiles, one, loopInit);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value kt = loop.getInductionVar();
+      Value stage = ib.rem(kt, stages);
+      auto args = loop.getRegionIterArgs();
+      SmallVector<Value> acc(args.begin(), args.begin() + init.size());
+      SmallVector<Value> current(args.begin() + init.size(), args.end());
+      for (int64_t kk = 0; kk < steps; ++kk) {
+        // Tile kt - 1's stage is free since the barrier of its last step.
+        if (kk == 0)
+          prefetchTile(ib.add(kt, stages - 1), kTiles);
+        SmallVector<Value> next;
+        if (kk + 1 < steps) {
+          next = loadFragments(stage, (kk + 1) * 16);
+        } else {
+          waitForTile();
+          Value nextTile = ib.add(kt, 1);
+          auto hasNext = scf::IfOp::create(
+              b, loc, TypeRange(ValueRange(current)), ib.lt(nextTile, kTiles),
+              /*withElseRegion=*/true);
+          OpBuilder::InsertionGuard g2(b);
+          b.setInsertionPointToStart(&hasNext.getThenRegion().front());
+          scf::YieldOp::create(
+              b, loc, loadFragments(ib.rem(nextTile, stages), 0));
+          b.setInsertionPointToStart(&hasNext.getElseRegion().front());
+          scf::YieldOp::create(b, loc, zeroFragments());
+          b.setInsertionPointAfter(hasNext);
+          next.assign(hasNext.getResults().begin(),
+                      hasNext.getResults().end());
+        }
+        multiply(current, acc);
+        current = next;
+      }
+      SmallVector<Value> yielded = acc;
+      llvm::append_range(yielded, current);
+      scf::YieldOp::create(b, loc, yielded);
     }
 
     // Epilogue: C += accumulators. Fragment element (i, j) of an m16n8 tile
@@ -1160,7 +1245,7 @@ struct AmpGPUMatmulToMmaPass
           << "' (expected mma-sync, wgmma or none)";
       return signalPassFailure();
     }
-    MmaSyncTiling tiling{mmaSyncKTile, mmaSyncStages};
+    MmaSyncTiling tiling{mmaSyncKTile, mmaSyncStages, mmaSyncPrefetch};
     std::string why;
     if (!tiling.isValid(why)) {
       getOperation()->emitError() << "amp-gpu-matmul-to-mma: " << why;

@@ -1,7 +1,8 @@
 // RUN: amp-opt %s --amp-gpu-matmul-to-mma --split-input-file | FileCheck %s
 // RUN: amp-opt %s --amp-gpu-matmul-to-mma="kind=wgmma" --split-input-file | FileCheck %s --check-prefix=WGMMA
 // RUN: amp-opt %s --amp-gpu-matmul-to-mma="kind=none simt-f32" --split-input-file | FileCheck %s --check-prefix=SIMT
-// RUN: amp-opt %s --amp-gpu-matmul-to-mma="mma-sync-k-tile=32 mma-sync-stages=3" --split-input-file | FileCheck %s --check-prefix=K32
+// RUN: amp-opt %s --amp-gpu-matmul-to-mma="mma-sync-k-tile=32 mma-sync-stages=3 mma-sync-prefetch=false" --split-input-file | FileCheck %s --check-prefix=K32
+// RUN: amp-opt %s --amp-gpu-matmul-to-mma --split-input-file | FileCheck %s --check-prefix=PF
 
 // Aligned rows: cp.async staging, ldmatrix, mma.sync, masked epilogue.
 // CHECK-LABEL: func.func @matmul_f16_aligned
@@ -18,6 +19,23 @@
 // CHECK-NOT:       nvgpu.mma.sync
 // CHECK:           arith.addf
 // CHECK:           gpu.terminator
+// Fragments prefetched (the default): step 0 of tile 0 loaded before the
+// loop and carried; in the loop, the refill of a stage, then the next
+// step's ldmatrix before each step's mma.sync; before the last step, the
+// wait and barrier for the next tile and its step-0 fragments.
+// PF-LABEL:     func.func @matmul_f16_aligned
+// PF:             nvvm.cp.async.wait.group 2
+// PF-NEXT:        gpu.barrier
+// PF:             scf.if {{.*}} -> (vector<4x2xf16>, vector<4x2xf16>, vector<4x2xf16>, vector<4x2xf16>, vector<4x2xf16>, vector<4x2xf16>)
+// PF:             scf.for {{.*}} -> ({{.*}}vector<4x2xf16>) {
+// PF:               nvvm.cp.async.commit.group
+// PF:               nvgpu.ldmatrix
+// PF:               nvgpu.mma.sync
+// PF:               nvvm.cp.async.wait.group 2
+// PF-NEXT:          gpu.barrier
+// PF:               scf.if {{.*}} -> (vector<4x2xf16>, vector<4x2xf16>, vector<4x2xf16>, vector<4x2xf16>, vector<4x2xf16>, vector<4x2xf16>)
+// PF:               nvgpu.mma.sync
+// PF:               scf.yield
 // K32-LABEL:     func.func @matmul_f16_aligned
 // K32:           nvgpu.device_async_copy {{.*}} : memref<256x64xf16> to memref<3x128x40xf16, #gpu.address_space<workgroup>>
 // K32:           nvvm.cp.async.wait.group 1

@@ -39,9 +39,13 @@ enum class MmaKind { MmaSync, Wgmma };
 /// The K tiling of the mma.sync kernel (128x256 block tiles, 16 warps):
 /// `blockK` columns of A (rows of B) per shared-memory stage, 32 or 64, and
 /// `stages` such stages in flight (2 or more; at most what fits in 227 KiB).
+/// With `prefetchFragments`, each warp loads the fragments of the next k16
+/// step into registers before the current step's mma.sync, across K tiles
+/// too (the barrier then precedes a tile's last step, not its first).
 struct MmaSyncTiling {
   int64_t blockK = 64;
   int64_t stages = 4;
+  bool prefetchFragments = true;
   /// Bytes of dynamic shared memory the kernel needs.
   int64_t sharedBytes() const;
   /// Whether the kernel can be built with this tiling; otherwise `message`
@@ -191,6 +195,11 @@ struct AmpGPUPipelineOptions
       *this, "mma-sync-stages",
       llvm::cl::desc("Shared-memory stages in flight in the mma.sync kernel"),
       llvm::cl::init(MmaSyncTiling().stages)};
+  PassOptions::Option<bool> mmaSyncPrefetch{
+      *this, "mma-sync-prefetch",
+      llvm::cl::desc("Load the next k16 step's fragments into registers "
+                     "before the current step's mma.sync"),
+      llvm::cl::init(MmaSyncTiling().prefetchFragments)};
 };
 
 /// Checks the options of `--amp-gpu-pipeline`; on failure `message` says

@@ -161,6 +161,11 @@ def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
            /*default=*/"::mlir::amp::MmaSyncTiling().stages",
            "Shared-memory stages in flight in the mma.sync kernel (2 or "
            "more, within 227 KiB)">,
+    Option<"mmaSyncPrefetch", "mma-sync-prefetch", "bool",
+           /*default=*/"::mlir::amp::MmaSyncTiling().prefetchFragments",
+           "Load the next k16 step's fragments into registers before the "
+           "current step's mma.sync (the barrier between K tiles then "
+           "precedes a tile's last step)">,
   ];
   let statistics = [
     Statistic<"numMmaSync", "mma-sync-kernels", "Matmuls mapped to mma.sync">,
