@@ -105,6 +105,7 @@ b = torch.randn($n, $n, device='cuda', dtype=torch.float16)
 for _ in range(5): c = a @ b
 torch.cuda.synchronize()" 2>&1 | grep -E "^  [a-zA-Z_].*\(|gpu__time_duration"
     done > "$out/kernel-times.txt"
+    python3 "$root/bench/gpu/kernel_times.py" "$out/kernel-times.txt" "$out/gpu.json" || true
   else
     echo "ncu not found" > "$out/ncu.txt"
   fi
