@@ -44,6 +44,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -579,13 +580,15 @@ static std::mutex streamMutex;
 static std::vector<CUstream> freeStreams;
 
 /// A capture in progress (ampGraphCaptureBegin to ampGraphCaptureEnd): every
-/// stream the compiled code asks for is the capturing stream, so the call's
+/// stream the compiled code asks for on the capturing thread is the
+/// capturing stream (other threads keep their own streams), so the call's
 /// work lands in one graph in the order the host issued it (which respects
 /// every dependency the host code expresses); synchronizing it is skipped
 /// (nothing runs during a capture). `invalid` says why the call cannot be
 /// replayed (it reads device results on the host), or is null.
 struct Capture {
   CUstream stream = nullptr;
+  std::thread::id thread;
   const char *invalid = nullptr;
   /// What the captured call allocated, [start, end): device memory that the
   /// driver cannot describe yet (a graph's allocations are mapped when it is
@@ -602,7 +605,7 @@ static bool isCapturing(CUstream stream) {
 
 static bool captureInProgress() {
   std::lock_guard<std::mutex> lock(streamMutex);
-  return capture != nullptr;
+  return capture && capture->thread == std::this_thread::get_id();
 }
 
 /// Notes an allocation of the capture in progress on `stream`, if any.
@@ -630,10 +633,11 @@ static bool isDeviceMemory(const void *ptr) {
   return type == 2;
 }
 
-/// Marks the capture in progress, if any, as not replayable.
+/// Marks this thread's capture in progress, if any, as not replayable.
 static void invalidateCapture(const char *why) {
   std::lock_guard<std::mutex> lock(streamMutex);
-  if (capture && !capture->invalid)
+  if (capture && capture->thread == std::this_thread::get_id() &&
+      !capture->invalid)
     capture->invalid = why;
 }
 
@@ -641,7 +645,7 @@ AMP_EXPORT CUstream mgpuStreamCreate() {
   ensureContext();
   {
     std::lock_guard<std::mutex> lock(streamMutex);
-    if (capture)
+    if (capture && capture->thread == std::this_thread::get_id())
       return capture->stream;
     if (!freeStreams.empty()) {
       CUstream stream = freeStreams.back();
@@ -693,12 +697,9 @@ AMP_EXPORT void mgpuEventDestroy(CUevent event) {
 
 AMP_EXPORT void mgpuEventSynchronize(CUevent event) {
   ensureContext();
-  {
-    // Every event of a capture is recorded on the capturing stream.
-    std::lock_guard<std::mutex> lock(streamMutex);
-    if (capture)
-      return;
-  }
+  // Every event of a capture is recorded on the capturing stream.
+  if (captureInProgress())
+    return;
   CUDA_CALL(cuEventSynchronize, event);
 }
 
@@ -746,21 +747,23 @@ AMP_EXPORT int ampGraphCaptureBegin() {
     freeStreams.push_back(stream);
     return e;
   }
-  capture = new Capture{stream, nullptr};
+  capture = new Capture{stream, std::this_thread::get_id(), nullptr, {}};
   return CUDA_SUCCESS;
 }
 
 AMP_EXPORT void *ampGraphCaptureEnd() {
   ensureContext();
-  Capture *done;
+  Capture *done = nullptr;
   {
     std::lock_guard<std::mutex> lock(streamMutex);
-    done = capture;
-    capture = nullptr;
+    if (capture && capture->thread == std::this_thread::get_id()) {
+      done = capture;
+      capture = nullptr;
+    }
   }
   if (!done) {
     fprintf(stderr, "amp-cuda-runtime: ampGraphCaptureEnd without "
-                    "ampGraphCaptureBegin\n");
+                    "ampGraphCaptureBegin on this thread\n");
     lastError = CUDA_ERROR_ILLEGAL_STATE;
     return nullptr;
   }
