@@ -239,6 +239,15 @@ CUresult recordLaunch(GraphRecording &graph, CUfunc_st *f,
   return CUDA_SUCCESS;
 }
 
+/// Destroys `handle` if it is one of the `live` handles of its kind.
+template <typename T>
+CUresult destroyHandle(std::set<T *> &live, T *handle) {
+  if (!live.erase(handle))
+    return CUDA_ERROR_INVALID_HANDLE;
+  delete handle;
+  return CUDA_SUCCESS;
+}
+
 /// Whether any stream is capturing (the context cannot be synchronized).
 bool anyCapture() {
   for (CUstream_st *s : state.streams)
@@ -830,10 +839,7 @@ AMP_DRIVER_EXPORT CUresult cuEventCreate(CUevent *phEvent, unsigned int) {
 
 AMP_DRIVER_EXPORT CUresult cuEventDestroy_v2(CUevent event) {
   LOCK;
-  if (!state.events.erase(event))
-    return CUDA_ERROR_INVALID_HANDLE;
-  delete event;
-  return CUDA_SUCCESS;
+  return destroyHandle(state.events, event);
 }
 
 AMP_DRIVER_EXPORT CUresult cuEventSynchronize(CUevent event) {
@@ -1166,18 +1172,12 @@ AMP_DRIVER_EXPORT CUresult cuGraphLaunch(CUgraphExec hGraphExec,
 
 AMP_DRIVER_EXPORT CUresult cuGraphExecDestroy(CUgraphExec hGraphExec) {
   LOCK;
-  if (!state.graphExecs.erase(hGraphExec))
-    return CUDA_ERROR_INVALID_HANDLE;
-  delete hGraphExec;
-  return CUDA_SUCCESS;
+  return destroyHandle(state.graphExecs, hGraphExec);
 }
 
 AMP_DRIVER_EXPORT CUresult cuGraphDestroy(CUgraph hGraph) {
   LOCK;
-  if (!state.graphs.erase(hGraph))
-    return CUDA_ERROR_INVALID_HANDLE;
-  delete hGraph;
-  return CUDA_SUCCESS;
+  return destroyHandle(state.graphs, hGraph);
 }
 
 //===----------------------------------------------------------------------===//
