@@ -84,5 +84,21 @@ int main() {
   mgpuStreamDestroy(stream);
   printf("host read: %s\n", ampGraphCaptureEnd() ? "graph" : "null");
   printf("error: %d\n", ampCudaTakeLastError());
+
+  // Nor one that copies host memory in, or allocates memory the host reads.
+  ampGraphCaptureBegin();
+  stream = mgpuStreamCreate();
+  device = mgpuMemAlloc(64, stream, false);
+  mgpuMemcpy(device, host, 64, stream);
+  mgpuMemFree(device, stream);
+  mgpuStreamDestroy(stream);
+  printf("host write: %s\n", ampGraphCaptureEnd() ? "graph" : "null");
+  ampGraphCaptureBegin();
+  stream = mgpuStreamCreate();
+  void *shared = mgpuMemAlloc(64, stream, true);
+  mgpuStreamDestroy(stream);
+  printf("host-shared: %s\n", ampGraphCaptureEnd() ? "graph" : "null");
+  ampCudaFree(shared);
+  printf("error: %d\n", ampCudaTakeLastError());
   return 0;
 }
