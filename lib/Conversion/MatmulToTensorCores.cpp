@@ -313,12 +313,21 @@ struct MmaSyncKernel {
     return frags;
   }
 
-  /// Zero fragments (what loadFragments returns, for a step that has none).
-  SmallVector<Value> zeroFragments() {
+  /// The fragments of step 0 of K tile `kTile` (staged in `stage`) when
+  /// it is a tile of the matmul (`kTile` < `kTiles`), else zeros.
+  SmallVector<Value> firstFragmentsIf(Value kTile, Value kTiles, Value stage) {
     auto frag4 = VectorType::get({4, 2}, mm.inType);
+    SmallVector<Type> types(kFragsM + kFragsN / 2, frag4);
+    auto ifOp = scf::IfOp::create(b, loc, types, ib.lt(kTile, kTiles),
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    scf::YieldOp::create(b, loc, loadFragments(stage, 0));
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
     Value zero = arith::ConstantOp::create(
         b, loc, frag4, DenseElementsAttr::get(frag4, b.getZeroAttr(mm.inType)));
-    return SmallVector<Value>(kFragsM + kFragsN / 2, zero);
+    scf::YieldOp::create(b, loc, SmallVector<Value>(types.size(), zero));
+    return SmallVector<Value>(ifOp.getResults());
   }
 
   /// Multiplies one k16 step's fragments into the accumulators.
@@ -436,18 +445,8 @@ struct MmaSyncKernel {
       // which then overlap the next tile's first ldmatrix. The fragments of
       // step 0 of tile kt are loop-carried.
       waitForTile();
-      auto hasTiles = scf::IfOp::create(
-          b, loc, TypeRange(ValueRange(zeroFragments())), ib.lt(zero, kTiles),
-          /*withElseRegion=*/true);
-      {
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(&hasTiles.getThenRegion().front());
-        scf::YieldOp::create(b, loc, loadFragments(ib.c(0), 0));
-        b.setInsertionPointToStart(&hasTiles.getElseRegion().front());
-        scf::YieldOp::create(b, loc, zeroFragments());
-      }
       SmallVector<Value> loopInit = init;
-      llvm::append_range(loopInit, hasTiles.getResults());
+      llvm::append_range(loopInit, firstFragmentsIf(zero, kTiles, ib.c(0)));
       loop = scf::ForOp::create(b, loc, zero, kTiles, one, loopInit);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(loop.getBody());
@@ -466,18 +465,8 @@ struct MmaSyncKernel {
         } else {
           waitForTile();
           Value nextTile = ib.add(kt, 1);
-          auto hasNext = scf::IfOp::create(
-              b, loc, TypeRange(ValueRange(current)), ib.lt(nextTile, kTiles),
-              /*withElseRegion=*/true);
-          OpBuilder::InsertionGuard g2(b);
-          b.setInsertionPointToStart(&hasNext.getThenRegion().front());
-          scf::YieldOp::create(
-              b, loc, loadFragments(ib.rem(nextTile, stages), 0));
-          b.setInsertionPointToStart(&hasNext.getElseRegion().front());
-          scf::YieldOp::create(b, loc, zeroFragments());
-          b.setInsertionPointAfter(hasNext);
-          next.assign(hasNext.getResults().begin(),
-                      hasNext.getResults().end());
+          next = firstFragmentsIf(nextTile, kTiles,
+                                  ib.rem(nextTile, stages));
         }
         multiply(current, acc);
         current = next;
