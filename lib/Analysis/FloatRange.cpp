@@ -32,6 +32,7 @@
 #include "llvm/Support/Format.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 using namespace mlir;
@@ -283,9 +284,18 @@ FloatRange getAttributeRange(Attribute attr) {
   Type elt = dense.getElementType();
   if (dense.isSplat()) {
     // Read as a number: a splat's element as an Attribute would be uniqued
-    // in the context on every call.
-    if (elt.isF32())
+    // in the context on every call. An f32 splat stores its one element as
+    // raw bytes (read directly: the typed accessor costs hundreds of
+    // instructions, and a model has a splat constant per layer).
+    if (elt.isF32()) {
+      if (auto raw = dyn_cast<DenseIntOrFPElementsAttr>(dense);
+          raw && raw.getRawData().size() == sizeof(float)) {
+        float v;
+        std::memcpy(&v, raw.getRawData().data(), sizeof(float));
+        return FloatRange::point(v);
+      }
       return FloatRange::point(dense.getSplatValue<float>());
+    }
     if (isFloatType(elt))
       return FloatRange::point(
           dense.getSplatValue<APFloat>().convertToDouble());
@@ -712,8 +722,22 @@ FloatRangeMap::FloatRangeMap(Operation *root, double constantLimit,
         visit(&op);
 }
 
+void FloatRangeMap::noteAttained(const FloatRange &range) {
+  if (!range.isInterval())
+    return;
+  constexpr double sentinel = std::numeric_limits<float>::max();
+  auto note = [&](bool attained, double bound) {
+    double magnitude = std::abs(bound);
+    if (attained && magnitude != sentinel && magnitude > largestAttained)
+      largestAttained = magnitude;
+  };
+  note(range.isLoAttained(), range.getLo());
+  note(range.isHiAttained(), range.getHi());
+}
+
 void FloatRangeMap::visit(Operation *op) {
-  if (op->getNumRegions() != 0 && !isa<linalg::LinalgOp>(op)) {
+  bool structured = isa<linalg::LinalgOp>(op);
+  if (op->getNumRegions() != 0 && !structured) {
     // Control flow and other ops with regions: their results are unbounded,
     // the values defined inside them are computed from what they capture.
     for (Region &region : op->getRegions())
@@ -722,17 +746,46 @@ void FloatRangeMap::visit(Operation *op) {
           visit(&nested);
     return;
   }
-  if (op->getNumResults() == 0 || isRecomputable(op))
+  if (op->getNumResults() == 0)
     return;
+  if (isa<tensor::EmptyOp>(op))
+    return;
+  // A recomputable range is not stored, but lookup can return it: its
+  // bounds count for attainsBeyond, those of a payload's constants too. The
+  // constants of a model's layers repeat a few attributes: one that was
+  // noted is not read again.
+  if (isa<arith::ConstantOp, tosa::ConstOp>(op)) {
+    const void *attr = getConstantAttr(op).getAsOpaquePointer();
+    RecentConstant &recent =
+        recentConstants[(reinterpret_cast<uintptr_t>(attr) >> 4) %
+                        std::size(recentConstants)];
+    if (recent.attr == attr && recent.recomputable)
+      return;
+    std::optional<FloatRange> range = getRecomputableRange(op);
+    recent = {attr, range.has_value()};
+    if (range) {
+      noteAttained(*range);
+      return;
+    }
+  }
+  if (structured)
+    for (Region &region : op->getRegions())
+      region.walk([&](Operation *inner) {
+        if (std::optional<FloatRange> range = getRecomputableRange(inner))
+          noteAttained(*range);
+      });
   double converted = 0;
   SmallVector<FloatRange, 1> results;
   auto lookupFn = [&](Value value) { return lookup(value); };
   RangeEvaluator(lookupFn, converted, constantLimit).evaluate(op, results);
   if (converted > 0)
     convertedIntegers[op] = converted;
-  for (auto [result, range] : llvm::zip(op->getResults(), results))
-    if (!(range == FloatRange::unbounded()))
-      ranges[result] = range;
+  for (auto [result, range] : llvm::zip(op->getResults(), results)) {
+    if (range == FloatRange::unbounded())
+      continue;
+    noteAttained(range);
+    ranges[result] = range;
+  }
 }
 
 FloatRange FloatRangeMap::lookup(Value value) const {
@@ -755,10 +808,6 @@ static Attribute getRecomputableValue(Operation *op) {
     return value;
   auto dense = dyn_cast<DenseElementsAttr>(value);
   return dense && dense.isSplat() ? value : Attribute();
-}
-
-bool FloatRangeMap::isRecomputable(Operation *op) {
-  return isa<tensor::EmptyOp>(op) || getRecomputableValue(op);
 }
 
 std::optional<FloatRange>

@@ -516,6 +516,11 @@ PrecisionPlan::checkRanges(size_t i, FloatType type) {
         return RangeProblem{Reason::ConstantOutOfRange,
                             FloatRange::point(bound)};
   }
+  // Values: none can leave the type when no range attains a bound beyond it
+  // and nothing was observed (most functions): no lookups per op.
+  if (!options.observedMaxAbs && !rangeAnalysis &&
+      (!rangeMap || !rangeMap->attainsBeyond(getLargestFinite(type))))
+    return std::nullopt;
   // Inputs: constants and init tensors are checked as constants (and may be
   // clamped with clamp-constants); the output of an op whose precision an
   // annotation fixed is the user's word (a second run sees it in the target
@@ -951,6 +956,67 @@ void PrecisionPlan::minBytesCut() {
           options.target, info.decision.accumulateType);
     return native == options.target ? kLow : kHigh;
   };
+  auto isGreenOutput = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    std::optional<unsigned> i = def ? findIndex(def) : std::nullopt;
+    return i && infos[*i].decision.color == Color::green &&
+           infos[*i].decision.lowPrecision;
+  };
+  // A use by a fixed op that reads the value in the target type (as the
+  // tables below would count it: a kLow consumer).
+  auto isFixedLowRead = [&](OpOperand &use) {
+    std::optional<unsigned> j = findIndex(use.getOwner());
+    if (!j || isFree[*j])
+      return false;
+    const OpInfo &reader = infos[*j];
+    if (!reader.decision.lowPrecision || reader.overflowType)
+      return false;
+    unsigned number = use.getOperandNumber();
+    if (llvm::is_contained(getDataOperands(*j), number))
+      return true;
+    return reader.decision.accumulateType == options.target &&
+           llvm::is_contained(getAccumulatorOperands(*j), number);
+  };
+  // Most gray ops of a network (a clamp between two convolutions) read only
+  // values that fixed ops make low or that are rematerialized, which no
+  // other op reads but in the target type, and only fixed ops read their
+  // results, in the target type: each is a group of its own that touches
+  // nothing in FP32, whose cut is empty. It runs low if it touches anything
+  // low (as below), decided here without the tables.
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (!isFree[i])
+      continue;
+    Operation *op = ops[i];
+    bool alone = true, touchesLow = false;
+    for (Value input : getDataInputs(i)) {
+      int producer = producerOf(input);
+      alone = producer == kLow || producer == kAny;
+      touchesLow |= producer == kLow || isGreenOutput(input);
+      for (OpOperand &use : input.getUses()) {
+        if (use.getOwner() == op)
+          continue;
+        alone = alone && isFixedLowRead(use);
+        touchesLow = true;
+      }
+      if (!alone)
+        break;
+    }
+    for (Value result : op->getResults()) {
+      if (!alone)
+        break;
+      if (!isConvertible(result))
+        continue;
+      for (OpOperand &use : result.getUses()) {
+        alone = alone && isFixedLowRead(use);
+        touchesLow = true;
+      }
+    }
+    if (!alone)
+      continue;
+    infos[i].decision.lowPrecision = touchesLow;
+    isFree[i] = false;
+  }
+
   // Every value a free op reads or makes, with where it is made and read
   // (each consumer once), in first-seen order. Other values (a green op's
   // weights, values only fixed ops touch) are no part of any cut.
@@ -1049,12 +1115,6 @@ void PrecisionPlan::minBytesCut() {
   // on their own (a chain of gray ops over constants would move fewer bytes
   // in 16 bits, but that is a different conversion).
   std::vector<bool> anchored(ops.size(), false);
-  auto isGreenOutput = [&](Value value) {
-    Operation *def = value.getDefiningOp();
-    std::optional<unsigned> i = def ? findIndex(def) : std::nullopt;
-    return i && infos[*i].decision.color == Color::green &&
-           infos[*i].decision.lowPrecision;
-  };
   // The members and the values of each group, grouped by leader (a stable
   // sort keeps program order within a group).
   SmallVector<std::pair<unsigned, unsigned>, 0> membersByLeader, valuesByLeader;

@@ -453,8 +453,9 @@ public:
   /// A constant or empty tensor converted in place, and what it was.
   struct InPlaceConversion {
     Operation *op;
-    /// The value of a constant (null for an empty tensor).
-    TypedAttr oldValue;
+    /// The value of a constant (null for an empty tensor): an Attribute,
+    /// cast to TypedAttr (an interface lookup) only when it is used.
+    Attribute oldValue;
     Type oldType;
   };
 
@@ -486,8 +487,8 @@ public:
       return;
     Operation *def = value.getDefiningOp();
     undo.push_back({def,
-                    isa<tensor::EmptyOp>(def) ? TypedAttr()
-                                              : getConstantValue(def),
+                    isa<tensor::EmptyOp>(def) ? Attribute()
+                                              : getConstantAttr(def),
                     value.getType()});
     setElementTypeInPlace(rewriter, value, cast<FloatType>(elementType));
     tracked.insert(Created, def);
@@ -497,7 +498,7 @@ public:
   void restoreInPlace(ArrayRef<InPlaceConversion> undo) {
     for (const InPlaceConversion &entry : undo) {
       if (entry.oldValue)
-        setConstantValue(rewriter, entry.op, entry.oldValue);
+        setConstantValue(rewriter, entry.op, cast<TypedAttr>(entry.oldValue));
       else
         rewriter.modifyOpInPlace(entry.op, [&] {
           entry.op->getResult(0).setType(entry.oldType);
@@ -509,7 +510,7 @@ public:
   /// Keeps the FP32 value of a constant converted in place that later ops
   /// read too (canConvertInPlace's `othersReadAlike`), for getOriginal.
   void noteShared(const InPlaceConversion &conversion) {
-    sharedOriginals[conversion.op] = conversion.oldValue;
+    sharedOriginals[conversion.op] = cast<TypedAttr>(conversion.oldValue);
   }
 
   /// True if `value` is a constant noted by noteShared.

@@ -160,7 +160,7 @@ void mlir::amp::setElementTypeInPlace(RewriterBase &rewriter, Value value,
     return;
   }
   setConstantValue(rewriter, def,
-                   convertFloatConstant(getConstantValue(def), elementType));
+                   convertFloatConstant(getConstantAttr(def), elementType));
 }
 
 Value mlir::amp::getEmptyFor(RewriterBase &rewriter, Operation *user,

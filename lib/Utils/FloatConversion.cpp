@@ -409,13 +409,28 @@ static TypedAttr computeFloatConstant(Attribute attr, FloatType target,
 
 TypedAttr mlir::amp::convertFloatConstant(Attribute attr, FloatType target,
                                           RangeSummary *summary) {
+  ConversionMemo *memo = ConversionMemo::getActive();
+  // The constants of a model's layers repeat a few attributes: those
+  // converted last are found before any test (only a convertible attribute
+  // that is not a dense_resource is entered).
+  ConversionMemo::RecentConstant *recent = nullptr;
+  if (memo) {
+    recent = &memo->recentConstants[(reinterpret_cast<uintptr_t>(
+                                         attr.getAsOpaquePointer()) >>
+                                     4) %
+                                    std::size(memo->recentConstants)];
+    if (recent->attr == attr && recent->target == target) {
+      if (summary)
+        summary->merge(recent->converted.summary);
+      return recent->converted.value;
+    }
+  }
   if (!isConvertibleFloatConstant(attr))
     return {};
   RangeSummary local;
   RangeSummary &sum = summary ? *summary : local;
   // A dense_resource result is a new blob each time (under its own name):
   // not shared.
-  ConversionMemo *memo = ConversionMemo::getActive();
   if (!memo || isa<DenseResourceElementsAttr>(attr))
     return computeFloatConstant(attr, target, sum);
   const ConversionMemo::Constant &entry = ConversionMemo::getOrCompute(
@@ -424,6 +439,7 @@ TypedAttr mlir::amp::convertFloatConstant(Attribute attr, FloatType target,
         made.value = computeFloatConstant(attr, target, made.summary);
         return made;
       });
+  *recent = {attr, target, entry};
   sum.merge(entry.summary);
   return entry.value;
 }

@@ -165,6 +165,12 @@ public:
       size_t expectedValues = 0);
 
   FloatRange lookup(Value value) const;
+  /// True if the range of some value (lookup) attains a bound of magnitude
+  /// above `limit` other than +-FLT_MAX, the sentinel of "lowest"/"highest"
+  /// (a max-reduction's init). False means no lookup can show a value
+  /// provably beyond `limit`: a caller that checks values against a type's
+  /// range can skip the lookups.
+  bool attainsBeyond(double limit) const { return largestAttained > limit; }
   /// As FloatRangeAnalysis::getConvertedIntegerMaxAbs.
   std::optional<double> getConvertedIntegerMaxAbs(Operation *op) const;
 
@@ -174,10 +180,19 @@ private:
   /// store (an empty tensor, a scalar or splat constant: most of the
   /// bounded values of a model), which is then not stored.
   std::optional<FloatRange> getRecomputableRange(Operation *op) const;
-  /// True if getRecomputableRange has a range for `op` (cheaper).
-  static bool isRecomputable(Operation *op);
+  /// Folds the attained bounds of `range` into largestAttained.
+  void noteAttained(const FloatRange &range);
 
   double constantLimit;
+  /// The largest attained bound magnitude (attainsBeyond).
+  double largestAttained = 0;
+  /// Constant attributes seen last, and whether their range is recomputable
+  /// (then noted already), direct-mapped by address.
+  struct RecentConstant {
+    const void *attr = nullptr;
+    bool recomputable = false;
+  };
+  RecentConstant recentConstants[16];
   llvm::DenseMap<Value, FloatRange> ranges;
   llvm::DenseMap<Operation *, double> convertedIntegers;
 };

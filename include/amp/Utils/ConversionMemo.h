@@ -69,6 +69,14 @@ public:
     RangeSummary summary;
   };
   llvm::DenseMap<std::pair<Attribute, Type>, Constant> constants;
+  /// A direct-mapped cache in front of `constants` (a copy of the entry: the
+  /// map moves its entries when it grows).
+  struct RecentConstant {
+    Attribute attr;
+    Type target;
+    Constant converted;
+  };
+  RecentConstant recentConstants[16];
   llvm::DenseMap<std::pair<Attribute, Type>, RangeSummary> ranges;
   llvm::DenseMap<std::pair<Type, Type>, Type> types;
   /// The value of each float attribute read (clamp bounds, scalar
