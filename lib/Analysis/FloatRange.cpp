@@ -759,13 +759,16 @@ void FloatRangeMap::visit(Operation *op) {
     RecentConstant &recent =
         recentConstants[(reinterpret_cast<uintptr_t>(attr) >> 4) %
                         std::size(recentConstants)];
-    if (recent.attr == attr && recent.recomputable)
-      return;
-    std::optional<FloatRange> range = getRecomputableRange(op);
-    recent = {attr, range.has_value()};
-    if (range) {
-      noteAttained(*range);
-      return;
+    if (recent.attr == attr) {
+      if (recent.recomputable)
+        return;
+    } else {
+      std::optional<FloatRange> range = getRecomputableRange(op);
+      recent = {attr, range.has_value()};
+      if (range) {
+        noteAttained(*range);
+        return;
+      }
     }
   }
   if (structured)

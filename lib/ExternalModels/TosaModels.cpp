@@ -175,8 +175,10 @@ struct ConvModel
         rebuildZeroPoints(rewriter, op, operands, 3, computeType);
     rewriter.modifyOpInPlace(op, [&] {
       auto conv = cast<OpTy>(op);
-      op->setOperands(newOperands);
-      conv.setAccType(accumulateType);
+      amp::detail::setChangedOperands(op, newOperands);
+      // (Set only if it changes: setting builds a TypeAttr.)
+      if (conv.getAccType() != accumulateType)
+        conv.setAccType(accumulateType);
       OpResult result = op->getResult(0);
       result.setType(withElementType(result.getType(), computeType));
     });

@@ -30,6 +30,13 @@ std::optional<Color> mlir::amp::getDefaultColor(Operation *op) {
   return std::nullopt;
 }
 
+void mlir::amp::detail::setChangedOperands(Operation *op,
+                                           ValueRange operands) {
+  for (auto [operand, value] : llvm::zip_equal(op->getOpOperands(), operands))
+    if (operand.get() != value)
+      operand.set(value);
+}
+
 FailureOr<Operation *>
 mlir::amp::detail::rewriteResultsInPlace(Operation *op, RewriterBase &rewriter,
                                          ValueRange operands,
@@ -37,7 +44,7 @@ mlir::amp::detail::rewriteResultsInPlace(Operation *op, RewriterBase &rewriter,
   if (op->getNumRegions() != 0 || operands.size() != op->getNumOperands())
     return failure();
   rewriter.modifyOpInPlace(op, [&] {
-    op->setOperands(operands);
+    setChangedOperands(op, operands);
     for (OpResult result : op->getResults())
       if (hasFloatElementType(result.getType()))
         result.setType(withElementType(result.getType(), computeType));

@@ -562,10 +562,16 @@ public:
   }
 
   /// Remembers the constants and empty tensors `op` reads (also inside its
-  /// payload), which its rewrite may leave without users.
-  void noteInputsOf(Operation *op) {
+  /// payload), which its rewrite may leave without users; those converted
+  /// in place for it (`inPlace`) are tracked as created already.
+  void noteInputsOf(Operation *op, ArrayRef<InPlaceConversion> inPlace) {
     auto note = [&](Value value) {
-      if (Operation *def = value.getDefiningOp(); isRematerializable(def))
+      Operation *def = value.getDefiningOp();
+      if (!def || llvm::any_of(inPlace, [&](const InPlaceConversion &c) {
+            return c.op == def;
+          }))
+        return;
+      if (isRematerializable(def))
         tracked.insert(Rematerialized, def);
     };
     for (Value operand : op->getOperands())
@@ -652,9 +658,11 @@ public:
         worklist.append(defs.begin(), defs.end());
       }
     };
+    // (An op still in a list is alive: erasing it would have emptied its
+    // slot. Most are used: tested before the worklist.)
     for (TrackedLists::List list : {OwnCasts, Created, Rematerialized})
       for (size_t i = tracked.slots(list); i-- > 0;)
-        if (Operation *op = tracked.at(list, i))
+        if (Operation *op = tracked.at(list, i); op && op->use_empty())
           eraseIfDead(op);
   }
 
@@ -1316,10 +1324,15 @@ LogicalResult mlir::amp::convertToMixedPrecision(
       casts.convertInPlace(operands[i], type, convertedInPlace);
 
     SmallVector<Type> oldTypes(op->getResultTypes());
-    casts.noteInputsOf(op);
+    casts.noteInputsOf(op, convertedInPlace);
+    // (A constant converted in place for the op is read by its rewrite.)
     SmallVector<Operation *, 4> inputDefs;
     for (Value operand : op->getOperands())
-      if (Operation *def = operand.getDefiningOp())
+      if (Operation *def = operand.getDefiningOp();
+          def && llvm::none_of(convertedInPlace,
+                               [&](const CastCache::InPlaceConversion &c) {
+                                 return c.op == def;
+                               }))
         inputDefs.push_back(def);
     std::string why;
     FailureOr<Operation *> newOp =

@@ -51,6 +51,11 @@ Type withElementType(Type type, Type elementType);
 std::optional<Color> getDefaultColor(Operation *op);
 
 namespace detail {
+/// Sets `operands` (as many as `op` has) on `op`, touching only the use
+/// lists of those that change (a constant converted in place is the same
+/// value, in its new type).
+void setChangedOperands(Operation *op, ValueRange operands);
+
 /// Default MixedPrecisionOpInterface::rewriteInPrecision: sets `operands` on
 /// `op` and changes the element type of every float result to `computeType`.
 FailureOr<Operation *> rewriteResultsInPlace(Operation *op,
