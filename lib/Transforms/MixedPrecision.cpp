@@ -459,6 +459,14 @@ public:
     Type oldType;
   };
 
+  /// True if `op` is one of the ops of `conversions`.
+  static bool isConvertedInPlace(ArrayRef<InPlaceConversion> conversions,
+                                 Operation *op) {
+    return llvm::any_of(conversions, [&](const InPlaceConversion &conversion) {
+      return conversion.op == op;
+    });
+  }
+
   /// True if `value` is an FP32 constant or empty tensor that only
   /// `consumer` reads (or, for a constant, that `othersReadAlike` says the
   /// others read as the consumer does) and that no converted copy of
@@ -567,9 +575,7 @@ public:
   void noteInputsOf(Operation *op, ArrayRef<InPlaceConversion> inPlace) {
     auto note = [&](Value value) {
       Operation *def = value.getDefiningOp();
-      if (!def || llvm::any_of(inPlace, [&](const InPlaceConversion &c) {
-            return c.op == def;
-          }))
+      if (!def || isConvertedInPlace(inPlace, def))
         return;
       if (isRematerializable(def))
         tracked.insert(Rematerialized, def);
@@ -1329,10 +1335,7 @@ LogicalResult mlir::amp::convertToMixedPrecision(
     SmallVector<Operation *, 4> inputDefs;
     for (Value operand : op->getOperands())
       if (Operation *def = operand.getDefiningOp();
-          def && llvm::none_of(convertedInPlace,
-                               [&](const CastCache::InPlaceConversion &c) {
-                                 return c.op == def;
-                               }))
+          def && !CastCache::isConvertedInPlace(convertedInPlace, def))
         inputDefs.push_back(def);
     std::string why;
     FailureOr<Operation *> newOp =
