@@ -788,16 +788,22 @@ void FloatRangeMap::visit(Operation *op) {
       continue;
     noteAttained(range);
     ranges[result] = range;
+    recentRanges[nextRecent++ % std::size(recentRanges)] = {result, range};
   }
 }
 
 FloatRange FloatRangeMap::lookup(Value value) const {
-  auto it = ranges.find(value);
-  if (it != ranges.end())
-    return it->second;
+  // A recomputable range is never stored; most other lookups are of values
+  // stored a moment ago. The table (a cache miss in a big function) last.
   if (Operation *def = value.getDefiningOp())
     if (std::optional<FloatRange> range = getRecomputableRange(def))
       return *range;
+  for (const RecentRange &recent : recentRanges)
+    if (recent.value == value)
+      return recent.range;
+  auto it = ranges.find(value);
+  if (it != ranges.end())
+    return it->second;
   return FloatRange::unbounded();
 }
 

@@ -64,24 +64,17 @@ PrecisionPlan::PrecisionPlan(Operation *root,
     : root(root), options(options) {}
 
 LogicalResult PrecisionPlan::run() {
-  // Most ops of a big function are in its body and read FP32 values.
-  size_t expected = 0;
-  for (Region &region : root->getRegions())
-    for (Block &block : region)
-      expected += block.getOperations().size();
-  // Reserved, not touched: pages of the tail that is not used are never
-  // mapped in.
-  readers.reserve(expected);
-  ops.reserve(expected);
-  infos.reserve(expected);
-  inputs.reserve(expected);
-  // About two reads and data inputs per op.
-  readValues.reserve(2 * expected);
-  inputValues.reserve(2 * expected);
-  operandNumbers.reserve(2 * expected);
+  // (The tables grow as the ops are collected: counting the ops first to
+  // size them would walk the list of a big function's ops once more, a
+  // cache miss per op.)
+  // Each op is colored as it is collected (while it is in the cache).
+  colorName = StringAttr::get(root->getContext(),
+                              AmpDialect::ColorAttrHelper::getNameStr());
+  precisionName = StringAttr::get(
+      root->getContext(), AmpDialect::PrecisionAttrHelper::getNameStr());
   for (Region &region : root->getRegions())
     collect(region);
-  if (failed(colorOps()))
+  if (failed(colored))
     return failure();
   applySkipLayers();
   if (failed(assignPrecisions()))
@@ -99,6 +92,7 @@ LogicalResult PrecisionPlan::run() {
   } else if (options.grayStrategy == GrayStrategy::MinBytes) {
     // The cut reads the decisions, not the value states or constants.
     values = decltype(values)();
+    std::vector<ValueState>().swap(resultStates);
     constantFitCache = decltype(constantFitCache)();
     minBytesCut();
   }
@@ -110,6 +104,7 @@ LogicalResult PrecisionPlan::run() {
   std::vector<Value>().swap(readValues);
   std::vector<Operation *>().swap(payloadConstants);
   values = decltype(values)();
+  std::vector<ValueState>().swap(resultStates);
   constantFitCache = decltype(constantFitCache)();
   return success();
 }
@@ -129,6 +124,28 @@ void PrecisionPlan::addReader(Operation *op, const Marks &start) {
                      static_cast<uint32_t>(readValues.size() - start.reads)});
 }
 
+/// The float attributes of `op` a type must hold (clamp bounds and the
+/// like): FP32 values other than +-FLT_MAX and infinities, which stand for
+/// "no bound" and map to the target's own largest value.
+static void getBoundAttributes(Operation *op, SmallVectorImpl<double> &bounds) {
+  // The op's model says which attributes are floats (reading each inherent
+  // attribute by name is most of the cost); an op without one is read in
+  // full.
+  SmallVector<FloatAttr, 4> attrs;
+  if (auto iface = getMixedPrecisionInterface(op))
+    iface.getFloatAttributes(attrs);
+  else
+    amp::detail::getFloatAttributes(op, attrs);
+  double flt = getLargestFinite(Float32Type::get(op->getContext()));
+  for (FloatAttr value : attrs) {
+    if (!value.getType().isF32())
+      continue;
+    double v = getFloatAttrValue(value);
+    if (std::isfinite(v) && std::abs(v) != flt)
+      bounds.push_back(v);
+  }
+}
+
 void PrecisionPlan::addOp(Operation *op, OpInfo &&info, const Marks &start,
                           ArrayRef<unsigned> data,
                           ArrayRef<unsigned> accumulators) {
@@ -146,6 +163,17 @@ void PrecisionPlan::addOp(Operation *op, OpInfo &&info, const Marks &start,
        static_cast<uint32_t>(inputValues.size() - start.values),
        static_cast<uint32_t>(start.constants),
        static_cast<uint32_t>(payloadConstants.size() - start.constants)});
+  // (After an error, as if coloring had stopped there: no more remarks.)
+  if (succeeded(colored))
+    colored = colorOp(op, infos.back());
+  // The largest float attribute, as checkRanges reads them.
+  if (!options.clampConstants) {
+    SmallVector<double, 2> bounds;
+    getBoundAttributes(op, bounds);
+    for (double bound : bounds)
+      infos.back().largestBound =
+          std::max(infos.back().largestBound, std::abs(bound));
+  }
 }
 
 void PrecisionPlan::collectOp(Operation *op) {
@@ -289,77 +317,70 @@ static AttrT getAnnotation(Operation *op, StringAttr name) {
   return dyn_cast_or_null<AttrT>(op->getDiscardableAttr(name));
 }
 
-LogicalResult PrecisionPlan::colorOps() {
-  MLIRContext *context = root->getContext();
-  auto colorName = StringAttr::get(
-      context, AmpDialect::ColorAttrHelper::getNameStr());
-  auto precisionName = StringAttr::get(
-      context, AmpDialect::PrecisionAttrHelper::getNameStr());
-  for (auto [op, info] : llvm::zip(ops, infos)) {
-    OpDecision &d = info.decision;
-    if (d.reason == Reason::UnsupportedTypes)
-      continue;
-    auto iface = getMixedPrecisionInterface(op);
+LogicalResult PrecisionPlan::colorOp(Operation *op, OpInfo &info) {
+  OpDecision &d = info.decision;
+  if (d.reason == Reason::UnsupportedTypes)
+    return success();
+  auto iface = getMixedPrecisionInterface(op);
 
-    if (auto color = getAnnotation<ColorAttr>(op, colorName)) {
-      d.color = color.getValue();
-      d.reason = Reason::Annotation;
-      info.pinned = d.color != Color::gray;
-      hasAnnotations = true;
-      continue;
+  if (auto color = getAnnotation<ColorAttr>(op, colorName)) {
+    d.color = color.getValue();
+    d.reason = Reason::Annotation;
+    info.pinned = d.color != Color::gray;
+    hasAnnotations = true;
+    return success();
+  }
+  if (auto precision = getAnnotation<PrecisionAttr>(op, precisionName)) {
+    // A forced precision: green (runs with target inputs) unless it asks
+    // an op without an accumulator to compute in another type. With a
+    // compute type, exactly that: FP32 (red) or those types.
+    bool separate = iface && iface.hasSeparateAccumulator();
+    if (FloatType compute = precision.getComputeFloatType()) {
+      d.color = compute.isF32() ? Color::red : Color::green;
+      info.exact = !compute.isF32();
+    } else {
+      d.color = separate || precision.getAccumulate() == options.target
+                    ? Color::green
+                    : Color::red;
     }
-    if (auto precision = getAnnotation<PrecisionAttr>(op, precisionName)) {
-      // A forced precision: green (runs with target inputs) unless it asks
-      // an op without an accumulator to compute in another type. With a
-      // compute type, exactly that: FP32 (red) or those types.
-      bool separate = iface && iface.hasSeparateAccumulator();
-      if (FloatType compute = precision.getComputeFloatType()) {
-        d.color = compute.isF32() ? Color::red : Color::green;
-        info.exact = !compute.isF32();
-      } else {
-        d.color = separate || precision.getAccumulate() == options.target
-                      ? Color::green
-                      : Color::red;
-      }
-      d.reason = Reason::Annotation;
-      info.pinned = true;
-      hasAnnotations = true;
-      continue;
+    d.reason = Reason::Annotation;
+    info.pinned = true;
+    hasAnnotations = true;
+    return success();
+  }
+  if (!options.userColors.empty()) {
+    auto listed = options.userColors.find(op->getName().getStringRef());
+    if (listed != options.userColors.end()) {
+      d.color = listed->second;
+      d.reason = Reason::UserList;
+      return success();
     }
-    if (!options.userColors.empty()) {
-      auto listed = options.userColors.find(op->getName().getStringRef());
-      if (listed != options.userColors.end()) {
-        d.color = listed->second;
-        d.reason = Reason::UserList;
-        continue;
-      }
+  }
+  if (!d.unknown) {
+    if (std::optional<ColorDecision> decision = options.policy.getColor(op)) {
+      d.color = decision->color;
+      d.reason = decision->reason;
+      return success();
     }
-    if (!d.unknown) {
-      if (std::optional<ColorDecision> decision = options.policy.getColor(op)) {
-        d.color = decision->color;
-        d.reason = decision->reason;
-        continue;
-      }
-      d.unknown = true;
-    }
-    switch (options.unknownOps) {
-    case UnknownOpPolicy::Error:
-      return op->emitError()
-             << "'" << op->getName()
-             << "' has no mixed-precision color (unknown-ops=error); give it "
-                "one with green=, gray=, red= or an amp.color annotation";
-    case UnknownOpPolicy::Gray:
-      d.color = Color::gray;
-      d.reason = Reason::UnknownOp;
-      break;
-    case UnknownOpPolicy::Red:
-      d.color = Color::red;
-      d.reason = Reason::UnknownOp;
-      op->emitRemark() << "'" << op->getName()
-                       << "' has no mixed-precision color: it stays in FP32 "
-                          "(choose one with green=, gray=, red= or amp.color)";
-      break;
-    }
+    d.unknown = true;
+  }
+  switch (options.unknownOps) {
+  case UnknownOpPolicy::Error:
+    return op->emitError()
+           << "'" << op->getName()
+           << "' has no mixed-precision color (unknown-ops=error); give it "
+              "one with green=, gray=, red= or an amp.color annotation";
+  case UnknownOpPolicy::Gray:
+    d.color = Color::gray;
+    d.reason = Reason::UnknownOp;
+    break;
+  case UnknownOpPolicy::Red:
+    d.color = Color::red;
+    d.reason = Reason::UnknownOp;
+    op->emitRemark() << "'" << op->getName()
+                     << "' has no mixed-precision color: it stays in FP32 "
+                        "(choose one with green=, gray=, red= or amp.color)";
+    break;
   }
   return success();
 }
@@ -392,8 +413,6 @@ void PrecisionPlan::applySkipLayers() {
 
 LogicalResult PrecisionPlan::assignPrecisions() {
   FloatType target = options.target;
-  auto precisionName = StringAttr::get(
-      root->getContext(), AmpDialect::PrecisionAttrHelper::getNameStr());
   for (auto [op, info] : llvm::zip(ops, infos)) {
     OpDecision &d = info.decision;
     if (d.color != Color::green) {
@@ -439,28 +458,6 @@ LogicalResult PrecisionPlan::assignPrecisions() {
 //===----------------------------------------------------------------------===//
 // Ranges
 //===----------------------------------------------------------------------===//
-
-/// The float attributes of `op` a type must hold (clamp bounds and the
-/// like): FP32 values other than +-FLT_MAX and infinities, which stand for
-/// "no bound" and map to the target's own largest value.
-static void getBoundAttributes(Operation *op, SmallVectorImpl<double> &bounds) {
-  // The op's model says which attributes are floats (reading each inherent
-  // attribute by name is most of the cost); an op without one is read in
-  // full.
-  SmallVector<FloatAttr, 4> attrs;
-  if (auto iface = getMixedPrecisionInterface(op))
-    iface.getFloatAttributes(attrs);
-  else
-    amp::detail::getFloatAttributes(op, attrs);
-  double flt = getLargestFinite(Float32Type::get(op->getContext()));
-  for (FloatAttr value : attrs) {
-    if (!value.getType().isF32())
-      continue;
-    double v = getFloatAttrValue(value);
-    if (std::isfinite(v) && std::abs(v) != flt)
-      bounds.push_back(v);
-  }
-}
 
 FloatRange PrecisionPlan::getRange(Value value) const {
   if (rangeMap)
@@ -508,7 +505,9 @@ PrecisionPlan::checkRanges(size_t i, FloatType type) {
   if (std::optional<double> m = getConvertedIntegers(op);
       m && *m > getExactIntegerLimit(type))
     return RangeProblem{Reason::IntegerNotExact, FloatRange::point(*m)};
-  if (!options.clampConstants) {
+  // (The attributes are read again only when one does not fit.)
+  if (!options.clampConstants &&
+      infos[i].largestBound > getLargestFinite(type)) {
     SmallVector<double, 2> bounds;
     getBoundAttributes(op, bounds);
     for (double bound : bounds)
@@ -532,7 +531,7 @@ PrecisionPlan::checkRanges(size_t i, FloatType type) {
     // (Looked up only when the function has annotations: a hash lookup
     // per input, most of them cache misses in a big function.)
     if (std::optional<unsigned> producer =
-            def && hasAnnotations ? findIndex(def) : std::nullopt;
+            def && hasAnnotations ? findIndex(def, i) : std::nullopt;
         producer && infos[*producer].pinned &&
         infos[*producer].decision.reason == Reason::Annotation)
       continue;
@@ -670,9 +669,26 @@ std::string mlir::amp::describeRangeReason(const OpDecision &d) {
 //===----------------------------------------------------------------------===//
 
 bool PrecisionPlan::constantFits(Operation *constOp) {
-  auto [it, inserted] = constantFitCache.try_emplace(constOp, false);
-  if (!inserted)
+  // A constant that only the op being swept reads (an operand it alone
+  // reads once, or a constant of its payload) is asked about during that
+  // op's step only: it is remembered for the step, not in the table (one
+  // insertion per constant of the function, most of them cache misses).
+  bool isPrivate = false;
+  if (sweeping) {
+    Value result = constOp->getResult(0);
+    isPrivate = (result.hasOneUse() &&
+                 result.use_begin()->getOwner() == sweeping) ||
+                (sweeping->getNumRegions() != 0 &&
+                 sweeping->isProperAncestor(constOp));
+  }
+  if (isPrivate) {
+    for (auto [known, fits] : sweepConstants)
+      if (known == constOp)
+        return fits;
+  } else if (auto it = constantFitCache.find(constOp);
+             it != constantFitCache.end()) {
     return it->second;
+  }
   Attribute value = getConstantAttr(constOp);
   RangeSummary summary = checkFloatRange(value, options.target);
   constantSummary.merge(summary);
@@ -684,8 +700,10 @@ bool PrecisionPlan::constantFits(Operation *constOp) {
                           << (options.clampConstants
                                   ? ": clamped (clamp-constants)"
                                   : ": its consumers stay in FP32");
-  // (Nothing above adds to the cache: `it` is still valid.)
-  it->second = fits;
+  if (isPrivate)
+    sweepConstants.push_back({constOp, fits});
+  else
+    constantFitCache[constOp] = fits;
   return fits;
 }
 
@@ -696,14 +714,43 @@ static bool isPublicFunction(Operation *op) {
              SymbolTable::Visibility::Public;
 }
 
-bool PrecisionPlan::isLowAvailable(Value value) {
+std::optional<unsigned>
+PrecisionPlan::findResultIndex(Value value, std::optional<size_t> near) const {
+  auto result = dyn_cast<OpResult>(value);
+  if (!result || result.getResultNumber() != 0)
+    return std::nullopt;
+  Operation *def = result.getOwner();
+  if (near)
+    if (std::optional<unsigned> i = findNear(def, *near))
+      return i;
+  // (Constants, init tensors and casts take no part: not looked up.)
+  if (isRematerializable(def) || isFloatCast(def))
+    return std::nullopt;
+  return findIndex(def);
+}
+
+PrecisionPlan::ValueState &PrecisionPlan::state(Value value,
+                                                std::optional<size_t> near) {
+  if (std::optional<unsigned> i = findResultIndex(value, near))
+    return resultStates[*i];
+  return values[value];
+}
+
+const PrecisionPlan::ValueState *
+PrecisionPlan::findState(Value value, std::optional<size_t> near) {
+  if (std::optional<unsigned> i = findResultIndex(value, near))
+    return &resultStates[*i];
+  auto it = values.find(value);
+  return it == values.end() ? nullptr : &it->second;
+}
+
+bool PrecisionPlan::isLowAvailable(Value value, std::optional<size_t> near) {
   Type elt = getScalarType(value.getType());
   if (elt == options.target)
     return true;
   if (!elt.isF32())
     return false;
-  auto it = values.find(value);
-  if (it != values.end() && it->second.lowAvailable)
+  if (const ValueState *s = findState(value, near); s && s->lowAvailable)
     return true;
   Operation *def = value.getDefiningOp();
   if (!def) {
@@ -724,20 +771,21 @@ bool PrecisionPlan::isLowAvailable(Value value) {
   return false;
 }
 
-bool PrecisionPlan::isFreeInFP32(Value value) {
+bool PrecisionPlan::isFreeInFP32(Value value, std::optional<size_t> near) {
   if (!isSourceElementType(value.getType()))
     return false;
   if (isRematerializable(value.getDefiningOp()))
     return true;
-  auto it = values.find(value);
-  return it == values.end() || !it->second.nativeLow;
+  const ValueState *s = findState(value, near);
+  return !s || !s->nativeLow;
 }
 
 void PrecisionPlan::forwardSweep() {
   FloatType target = options.target;
-  // About one converted result per op.
-  values.reserve(ops.size());
+  resultStates.assign(ops.size(), ValueState());
   for (auto [i, op] : llvm::enumerate(ops)) {
+    sweeping = op;
+    sweepConstants.clear();
     OpInfo &info = infos[i];
     OpDecision &d = info.decision;
     ArrayRef<Value> dataInputs = getDataInputs(i);
@@ -756,7 +804,7 @@ void PrecisionPlan::forwardSweep() {
       d.lowPrecision = true;
       for (Value result : op->getResults())
         if (isConvertible(result)) {
-          ValueState &s = state(result);
+          ValueState &s = state(result, i);
           s.nativeLow = s.lowAvailable = d.outputType == target;
         }
       continue;
@@ -787,7 +835,7 @@ void PrecisionPlan::forwardSweep() {
       for (Value result : op->getResults()) {
         if (!isConvertible(result))
           continue;
-        ValueState &s = state(result);
+        ValueState &s = state(result, i);
         s.nativeLow = native == target;
         s.lowAvailable = s.nativeLow || d.outputType == target;
       }
@@ -799,8 +847,8 @@ void PrecisionPlan::forwardSweep() {
     // under follow it stays in FP32; under fewest-casts its consumers decide.
     bool inputsLow = (!dataInputs.empty() ||
                       options.grayStrategy != GrayStrategy::Follow) &&
-                     llvm::all_of(dataInputs, [&](Value input) {
-                       return isLowAvailable(input);
+                     llvm::all_of(dataInputs, [&, i = i](Value input) {
+                       return isLowAvailable(input, i);
                      });
     d.lowPrecision = inputsLow && constantsFit;
     if (!constantsFit)
@@ -812,10 +860,11 @@ void PrecisionPlan::forwardSweep() {
     for (Value result : op->getResults()) {
       if (!isConvertible(result))
         continue;
-      ValueState &s = state(result);
+      ValueState &s = state(result, i);
       s.nativeLow = s.lowAvailable = true;
     }
   }
+  sweeping = nullptr;
 }
 
 void PrecisionPlan::countUses() {
@@ -829,9 +878,12 @@ void PrecisionPlan::countUses() {
         infos[entry.info].overflowType) {
       bool isReturn = lowReturns && reader->hasTrait<OpTrait::ReturnLike>() &&
                       reader->getParentOp() == root;
+      std::optional<size_t> near;
+      if (entry.info >= 0)
+        near = entry.info;
       for (Value value : reads) {
-        ValueState &s = state(value);
-        if (isReturn && isLowAvailable(value))
+        ValueState &s = state(value, near);
+        if (isReturn && isLowAvailable(value, near))
           ++s.lowUses;
         else
           ++s.highUses;
@@ -840,10 +892,10 @@ void PrecisionPlan::countUses() {
     }
     OpInfo &info = infos[entry.info];
     for (Value input : getDataInputs(entry.info))
-      ++state(input).lowUses;
+      ++state(input, entry.info).lowUses;
     bool accumulateLow = info.decision.accumulateType == options.target;
     for (unsigned index : getAccumulatorOperands(entry.info)) {
-      ValueState &s = state(reader->getOperand(index));
+      ValueState &s = state(reader->getOperand(index), entry.info);
       if (accumulateLow)
         ++s.lowUses;
       else
@@ -865,7 +917,7 @@ void PrecisionPlan::backwardSweep() {
     for (Value result : op->getResults()) {
       if (!isConvertible(result))
         continue;
-      const ValueState &s = state(result);
+      const ValueState &s = state(result, i);
       anyLowUse |= s.lowUses != 0;
       costLow += s.highUses != 0;
     }
@@ -874,22 +926,22 @@ void PrecisionPlan::backwardSweep() {
     unsigned costHigh = 0;
     llvm::SmallPtrSet<Value, 4> seen;
     for (Value input : dataInputs)
-      if (seen.insert(input).second && !isFreeInFP32(input) &&
-          state(input).highUses == 0)
+      if (seen.insert(input).second && !isFreeInFP32(input, i) &&
+          state(input, i).highUses == 0)
         ++costHigh;
     if (costHigh > costLow)
       continue;
     // Stay in FP32: the inputs are now read in FP32.
     d.lowPrecision = false;
     for (Value input : dataInputs) {
-      ValueState &s = state(input);
+      ValueState &s = state(input, i);
       --s.lowUses;
       ++s.highUses;
     }
     for (Value result : op->getResults()) {
       if (!isConvertible(result))
         continue;
-      ValueState &s = state(result);
+      ValueState &s = state(result, i);
       s.nativeLow = s.lowAvailable = false;
     }
   }
@@ -928,7 +980,8 @@ void PrecisionPlan::minBytesCut() {
   }
   // Where a value is made and read: a free op (its index), or a fixed side.
   enum : int { kHigh = -1, kLow = -2, kAny = -3 };
-  auto producerOf = [&](Value value) -> int {
+  // (`near`: the index of an op that reads or makes the value.)
+  auto producerOf = [&](Value value, size_t near) -> int {
     Operation *def = value.getDefiningOp();
     if (!def) {
       auto arg = cast<BlockArgument>(value);
@@ -942,7 +995,7 @@ void PrecisionPlan::minBytesCut() {
       return kAny;
     if (Value source = getFloatCastSource(def))
       return getScalarType(source.getType()) == options.target ? kAny : kHigh;
-    std::optional<unsigned> i = findIndex(def);
+    std::optional<unsigned> i = findIndex(def, near);
     if (!i)
       return kHigh;
     if (isFree[*i])
@@ -956,16 +1009,16 @@ void PrecisionPlan::minBytesCut() {
           options.target, info.decision.accumulateType);
     return native == options.target ? kLow : kHigh;
   };
-  auto isGreenOutput = [&](Value value) {
+  auto isGreenOutput = [&](Value value, size_t near) {
     Operation *def = value.getDefiningOp();
-    std::optional<unsigned> i = def ? findIndex(def) : std::nullopt;
+    std::optional<unsigned> i = def ? findIndex(def, near) : std::nullopt;
     return i && infos[*i].decision.color == Color::green &&
            infos[*i].decision.lowPrecision;
   };
   // A use by a fixed op that reads the value in the target type (as the
   // tables below would count it: a kLow consumer).
-  auto isFixedLowRead = [&](OpOperand &use) {
-    std::optional<unsigned> j = findIndex(use.getOwner());
+  auto isFixedLowRead = [&](OpOperand &use, size_t near) {
+    std::optional<unsigned> j = findIndex(use.getOwner(), near);
     if (!j || isFree[*j])
       return false;
     const OpInfo &reader = infos[*j];
@@ -989,13 +1042,13 @@ void PrecisionPlan::minBytesCut() {
     Operation *op = ops[i];
     bool alone = true, touchesLow = false;
     for (Value input : getDataInputs(i)) {
-      int producer = producerOf(input);
+      int producer = producerOf(input, i);
       alone = producer == kLow || producer == kAny;
-      touchesLow |= producer == kLow || isGreenOutput(input);
+      touchesLow |= producer == kLow || isGreenOutput(input, i);
       for (OpOperand &use : input.getUses()) {
         if (use.getOwner() == op)
           continue;
-        alone = alone && isFixedLowRead(use);
+        alone = alone && isFixedLowRead(use, i);
         touchesLow = true;
       }
       if (!alone)
@@ -1007,7 +1060,7 @@ void PrecisionPlan::minBytesCut() {
       if (!isConvertible(result))
         continue;
       for (OpOperand &use : result.getUses()) {
-        alone = alone && isFixedLowRead(use);
+        alone = alone && isFixedLowRead(use, i);
         touchesLow = true;
       }
     }
@@ -1016,6 +1069,9 @@ void PrecisionPlan::minBytesCut() {
     infos[i].decision.lowPrecision = touchesLow;
     isFree[i] = false;
   }
+  // (Then nothing is left for the tables in most networks.)
+  if (llvm::none_of(isFree, [](bool free) { return free; }))
+    return;
 
   // Every value a free op reads or makes, with where it is made and read
   // (each consumer once), in first-seen order. Other values (a green op's
@@ -1027,9 +1083,9 @@ void PrecisionPlan::minBytesCut() {
   };
   std::vector<ValueUses> uses;
   DenseMap<Value, unsigned> useOf;
-  auto addValue = [&](Value value) {
+  auto addValue = [&](Value value, size_t near) {
     if (useOf.try_emplace(value, uses.size()).second)
-      uses.push_back({value, producerOf(value), {}});
+      uses.push_back({value, producerOf(value, near), {}});
   };
   size_t bound = 0;
   for (auto [i, free] : llvm::enumerate(isFree))
@@ -1041,10 +1097,10 @@ void PrecisionPlan::minBytesCut() {
     if (!free)
       continue;
     for (Value input : getDataInputs(i))
-      addValue(input);
+      addValue(input, i);
     for (Value result : ops[i]->getResults())
       if (isConvertible(result))
-        addValue(result);
+        addValue(result, i);
   }
   auto addUse = [&](Value value, int consumer) {
     auto it = useOf.find(value);
@@ -1128,7 +1184,7 @@ void PrecisionPlan::minBytesCut() {
     unsigned leader = leaderOf(member);
     valuesByLeader.push_back({leader, static_cast<unsigned>(u)});
     if (!anchored[leader] &&
-        (use.producer == kLow || isGreenOutput(use.value) ||
+        (use.producer == kLow || isGreenOutput(use.value, member) ||
          llvm::is_contained(use.consumers, static_cast<int>(kLow))))
       anchored[leader] = true;
   }
@@ -1247,7 +1303,27 @@ void PrecisionPlan::minBytesCut() {
 // Queries
 //===----------------------------------------------------------------------===//
 
-std::optional<unsigned> PrecisionPlan::findIndex(Operation *op) const {
+std::optional<unsigned> PrecisionPlan::findNear(Operation *op,
+                                                size_t near) const {
+  // Producers and users are most often the ops just before and after.
+  constexpr size_t kWindow = 4;
+  if (near < ops.size() && ops[near] == op)
+    return near;
+  for (size_t distance = 1; distance <= kWindow; ++distance) {
+    if (near >= distance && near - distance < ops.size() &&
+        ops[near - distance] == op)
+      return near - distance;
+    if (near + distance < ops.size() && ops[near + distance] == op)
+      return near + distance;
+  }
+  return std::nullopt;
+}
+
+std::optional<unsigned> PrecisionPlan::findIndex(Operation *op,
+                                                 std::optional<size_t> near) const {
+  if (near)
+    if (std::optional<unsigned> i = findNear(op, *near))
+      return i;
   if (index.empty()) {
     index.reserve(ops.size());
     for (auto [i, known] : llvm::enumerate(ops))
@@ -1274,7 +1350,7 @@ bool PrecisionPlan::isDataOperand(Operation *op, OpOperand &operand) const {
 
 bool PrecisionPlan::isConvertedLater(Operation *user, unsigned operandNumber,
                                      size_t i) const {
-  std::optional<unsigned> j = findIndex(user);
+  std::optional<unsigned> j = findIndex(user, i);
   return j && *j > i && infos[*j].decision.lowPrecision &&
          (llvm::is_contained(getDataOperands(*j), operandNumber) ||
           llvm::is_contained(getAccumulatorOperands(*j), operandNumber));

@@ -30,6 +30,7 @@
 #include "amp/IR/AmpDialect.h"
 #include "amp/Utils/CastUtils.h"
 #include "amp/Utils/ConversionMemo.h"
+#include "amp/Utils/IRKeyInfo.h"
 #include "amp/Utils/TypeUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -145,7 +146,7 @@ public:
 
 private:
   SmallVector<Operation *> ops;
-  DenseMap<Operation *, size_t> index;
+  DenseMap<Operation *, size_t, OpKeyInfo> index;
 };
 
 /// The ops the cast cache tracks, in three insertion-ordered lists (as
@@ -227,7 +228,7 @@ private:
     unsigned mask = 0;
     uint32_t slot[NumLists] = {};
   };
-  DenseMap<Operation *, Entry> entries;
+  DenseMap<Operation *, Entry, OpKeyInfo> entries;
   SmallVector<Operation *> ops[NumLists];
 };
 
@@ -612,10 +613,13 @@ public:
       return member.in(OwnCasts) || member.in(Created) || isFloatConstant(op);
     };
     SmallVector<Operation *> worklist;
+    // (Only casts, constants, empty tensors and fills are ever in a list:
+    // the other producers, converted ops, are not looked up.)
     for (Operation *def : defs)
-      if (TrackedLists::Membership member = tracked.get(def);
-          member.any() && now(def, member))
-        worklist.push_back(def);
+      if (isFloatCast(def) || isRematerializable(def))
+        if (TrackedLists::Membership member = tracked.get(def);
+            member.any() && now(def, member))
+          worklist.push_back(def);
     SmallPtrSet<Operation *, 8> erased;
     while (!worklist.empty()) {
       Operation *next = worklist.pop_back_val();
@@ -815,7 +819,7 @@ private:
   /// The element types used in keys of `cache` (a handful).
   SmallVector<Type, 4> keyTypes;
   /// noteShared: constants converted in place -> their FP32 values.
-  DenseMap<Operation *, TypedAttr> sharedOriginals;
+  DenseMap<Operation *, TypedAttr, OpKeyInfo> sharedOriginals;
   /// The casts made here, the ops created or converted in place, the
   /// rematerializable inputs of converted ops, and every op defining a value
   /// of `cache` or the last cast of arguments of a block.
@@ -1109,6 +1113,47 @@ FailureOr<Operation *> rewriteVerified(Operation *&op, RewriterBase &rewriter,
   return failure();
 }
 
+/// Converted results that users still to be converted read as they are,
+/// with their old element type: a user whose rewrite fails reads them
+/// through a view instead. The first result of an op of the plan converted
+/// in place (most of them) is kept by the op's index, with no hashing; the
+/// others by value.
+class PendingTypes {
+public:
+  explicit PendingTypes(const PrecisionPlan &plan)
+      : plan(plan), byIndex(plan.getOps().size()) {}
+
+  /// Notes `result`, a result of getOps()[i] or of the op that replaced it,
+  /// with its old element type (the first note of a value is kept).
+  void add(Value result, size_t i, Type oldType) {
+    auto opResult = cast<OpResult>(result);
+    if (opResult.getResultNumber() == 0 &&
+        opResult.getOwner() == plan.getOps()[i]) {
+      if (!byIndex[i])
+        byIndex[i] = oldType;
+      return;
+    }
+    byValue.try_emplace(result, oldType);
+  }
+
+  /// The old element type of `value` if it was noted, else null. `near` is
+  /// the index of an op that reads it. (An op converted in place stays
+  /// while the conversion runs: the op at its index is still it.)
+  Type lookup(Value value, size_t near) const {
+    if (auto result = dyn_cast<OpResult>(value);
+        result && result.getResultNumber() == 0)
+      if (std::optional<unsigned> i = plan.findIndex(result.getOwner(), near);
+          i && byIndex[*i])
+        return byIndex[*i];
+    return byValue.lookup(value);
+  }
+
+private:
+  const PrecisionPlan &plan;
+  std::vector<Type> byIndex;
+  DenseMap<Value, Type, ValueKeyInfo> byValue;
+};
+
 /// True if `op` already has the operand and result types its rewrite would
 /// give it (the pass ran before).
 bool isAlreadyConverted(Operation *op, ValueRange operands,
@@ -1209,10 +1254,7 @@ LogicalResult mlir::amp::convertToMixedPrecision(
   };
   if (options.recordDecisions)
     out.records.reserve(plan.getOps().size());
-  // Converted results that users still to be converted read as they are,
-  // with their old element type: a user whose rewrite fails reads them
-  // through a view instead.
-  DenseMap<Value, Type> pendingTypes;
+  PendingTypes pendingTypes(plan);
   for (auto [planIndex, planOp] : llvm::enumerate(plan.getOps())) {
     // A failed rewrite may restore the op as a new one.
     Operation *op = planOp;
@@ -1287,7 +1329,7 @@ LogicalResult mlir::amp::convertToMixedPrecision(
         Operation *user = use.getOwner();
         if (user == op)
           continue;
-        std::optional<unsigned> j = plan.findIndex(user);
+        std::optional<unsigned> j = plan.findIndex(user, planIndex);
         if (!j || *j <= planIndex)
           return false;
         const OpDecision &later = plan.getDecision(*j);
@@ -1316,12 +1358,12 @@ LogicalResult mlir::amp::convertToMixedPrecision(
     // An op with an FP32 constant left to convert, or that reads a result
     // converted before it (or a constant converted in place for it) as it
     // is, is not converted yet.
-    if (inPlace.empty() &&
-        llvm::none_of(op->getOperands(),
-                      [&](Value v) {
-                        return pendingTypes.contains(v) || casts.isShared(v);
-                      }) &&
-        isAlreadyConverted(op, operands, decision)) {
+    // (The type test first: it fails for an op still to convert, and spares
+    // the table lookups.)
+    if (inPlace.empty() && isAlreadyConverted(op, operands, decision) &&
+        llvm::none_of(op->getOperands(), [&](Value v) {
+          return pendingTypes.lookup(v, planIndex) || casts.isShared(v);
+        })) {
       addRecord(record);
       continue;
     }
@@ -1349,8 +1391,8 @@ LogicalResult mlir::amp::convertToMixedPrecision(
       for (OpOperand &operand : op->getOpOperands()) {
         Value old = operand.get();
         Value to = casts.getOriginal(old);
-        if (auto it = pendingTypes.find(old); it != pendingTypes.end())
-          to = casts.getView(old, it->second);
+        if (Type oldType = pendingTypes.lookup(old, planIndex))
+          to = casts.getView(old, oldType);
         if (to != old)
           rewriter.modifyOpInPlace(op, [&] { operand.set(to); });
       }
@@ -1393,7 +1435,7 @@ LogicalResult mlir::amp::convertToMixedPrecision(
           rewriter.modifyOpInPlace(user, [&] { use.set(to); });
       }
       if (direct)
-        pendingTypes.try_emplace(newResult, getScalarType(oldType));
+        pendingTypes.add(newResult, planIndex, getScalarType(oldType));
     }
     for (const CastCache::InPlaceConversion &conversion : convertedInPlace)
       if (conversion.oldValue &&

@@ -43,6 +43,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <sys/resource.h>
 
@@ -58,6 +59,11 @@ static llvm::cl::opt<bool>
     dump("dump", llvm::cl::desc("Print the module at the end (to check what "
                                 "was measured)"),
          llvm::cl::init(false));
+static llvm::cl::opt<std::string> perfControl(
+    "perf-control",
+    llvm::cl::desc("A FIFO that `perf record --delay=-1 --control=fifo:FIFO` "
+                   "reads: profiling is enabled for the pipeline's run only"),
+    llvm::cl::init(""));
 static llvm::cl::opt<bool>
     threads("use-threads", llvm::cl::desc("Let MLIR use its thread pool"),
             llvm::cl::init(false));
@@ -132,7 +138,25 @@ int main(int argc, char **argv) {
     PassManager pm(&ctx, parsed->getOpAnchorName());
     static_cast<OpPassManager &>(pm) = std::move(*parsed);
     pm.enableVerifier(false); // Timed separately below.
-    if (failed(timed(passWall, passCpu, [&] { return pm.run(*module); })))
+    std::FILE *perf = nullptr;
+    if (!perfControl.empty() &&
+        !(perf = std::fopen(perfControl.c_str(), "w"))) {
+      llvm::errs() << "cannot open " << perfControl << "\n";
+      return 1;
+    }
+    auto perfCommand = [&](const char *command) {
+      if (perf) {
+        std::fputs(command, perf);
+        std::fflush(perf);
+      }
+    };
+    perfCommand("enable\n");
+    LogicalResult ran =
+        timed(passWall, passCpu, [&] { return pm.run(*module); });
+    perfCommand("disable\n");
+    if (perf)
+      std::fclose(perf);
+    if (failed(ran))
       return 1;
     if (failed(timed(verifyWall, verifyCpu, [&] { return verify(*module); })))
       return 1;

@@ -61,11 +61,13 @@ protected:
         return;
       for (auto [attained, bound] :
            {std::pair(range.isLoAttained(), range.getLo()),
-            std::pair(range.isHiAttained(), range.getHi())})
-        if (attained && bound != 0 && std::abs(bound) != sentinel)
+            std::pair(range.isHiAttained(), range.getHi())}) {
+        if (attained && bound != 0 && std::abs(bound) != sentinel) {
           EXPECT_TRUE(
               map->attainsBeyond(std::nextafter(std::abs(bound), 0.0)))
               << "a bound of " << bound << " is attained";
+        }
+      }
     };
     func.walk([&](Operation *op) {
       for (Value result : op->getResults())

@@ -33,6 +33,7 @@
 #ifndef AMP_ANALYSIS_FLOATRANGE_H
 #define AMP_ANALYSIS_FLOATRANGE_H
 
+#include "amp/Utils/IRKeyInfo.h"
 #include "mlir/Analysis/DataFlow/SparseAnalysis.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseMap.h"
@@ -193,8 +194,15 @@ private:
     bool recomputable = false;
   };
   RecentConstant recentConstants[16];
-  llvm::DenseMap<Value, FloatRange> ranges;
-  llvm::DenseMap<Operation *, double> convertedIntegers;
+  llvm::DenseMap<Value, FloatRange, ValueKeyInfo> ranges;
+  /// The last ranges stored in `ranges`, looked at first.
+  struct RecentRange {
+    Value value;
+    FloatRange range;
+  };
+  RecentRange recentRanges[8];
+  unsigned nextRecent = 0;
+  llvm::DenseMap<Operation *, double, OpKeyInfo> convertedIntegers;
 };
 
 /// The range of `value` in `solver` (unbounded if the analysis did not reach

@@ -46,6 +46,7 @@
 #include "amp/Analysis/FloatRange.h"
 #include "amp/IR/AmpAttrs.h"
 #include "amp/Utils/FloatConversion.h"
+#include "amp/Utils/IRKeyInfo.h"
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
@@ -175,8 +176,15 @@ public:
   /// The decision for getOps()[i].
   const OpDecision &getDecision(size_t i) const { return infos[i].decision; }
 
-  /// The index in getOps() of `op`, if it takes part.
-  std::optional<unsigned> findIndex(Operation *op) const;
+  /// The index in getOps() of `op`, if it takes part. `near`, if given, is
+  /// the index of an op close to it in the program (the producer of an
+  /// operand or the user of a result): the ops around it are compared
+  /// first, which spares most lookups in the hash table, a cache miss each
+  /// in a big function.
+  std::optional<unsigned> findIndex(Operation *op,
+                                    std::optional<size_t> near = {}) const;
+  /// The index of `op` if it is one of the few ops around ops[near].
+  std::optional<unsigned> findNear(Operation *op, size_t near) const;
 
   /// True if `operand` of the low-precision op `op` is converted to the
   /// compute type, or to the accumulation type if `isAccumulator`.
@@ -220,6 +228,9 @@ private:
     /// Annotated with all three types (amp.precision with `compute`, as
     /// --amp-plan-precision writes): taken as written.
     bool exact = false;
+    /// The largest magnitude of its float attributes that checkRanges reads
+    /// (clamp bounds; 0 if none, or with clamp-constants).
+    double largestBound = 0;
   };
   /// Why an op cannot use a type, from ranges or attributes.
   struct RangeProblem {
@@ -282,7 +293,8 @@ private:
   /// appended since `start`.
   void addOp(Operation *op, OpInfo &&info, const Marks &start,
              ArrayRef<unsigned> data, ArrayRef<unsigned> accumulators);
-  LogicalResult colorOps();
+  /// Colors an op as it is collected.
+  LogicalResult colorOp(Operation *op, OpInfo &info);
   void applySkipLayers();
   LogicalResult assignPrecisions();
   void applyRanges();
@@ -293,11 +305,19 @@ private:
   void backwardSweep();
   void minBytesCut();
 
-  bool isLowAvailable(Value value);
+  /// `near`, in these: the index of an op close to the value's producer
+  /// (see findIndex).
+  bool isLowAvailable(Value value, std::optional<size_t> near);
   bool constantFits(Operation *constOp);
-  bool isFreeInFP32(Value value);
+  bool isFreeInFP32(Value value, std::optional<size_t> near);
   bool isSource(Value value) const;
-  ValueState &state(Value value) { return values[value]; }
+  /// The index of the op of `ops` whose first result is `value`, if any: its
+  /// state is in `resultStates`.
+  std::optional<unsigned> findResultIndex(Value value,
+                                          std::optional<size_t> near) const;
+  /// The state of `value` (made if absent) / null if it has none yet.
+  ValueState &state(Value value, std::optional<size_t> near);
+  const ValueState *findState(Value value, std::optional<size_t> near);
 
   Operation *root;
   const MixedPrecisionOptions &options;
@@ -312,15 +332,27 @@ private:
   /// The operand numbers of every op's slice (kept for the rewrite).
   std::vector<unsigned> operandNumbers;
   /// Built on the first query by op (the conversion queries by index).
-  mutable llvm::DenseMap<Operation *, unsigned> index;
+  mutable llvm::DenseMap<Operation *, unsigned, OpKeyInfo> index;
   /// Every op whose operands are read in the function (for use counting),
   /// including the non-participating ones, with the values it reads.
   std::vector<Reader> readers;
-  llvm::DenseMap<Value, ValueState> values;
-  llvm::DenseMap<Operation *, bool> constantFitCache;
+  /// The states of the values the sweeps look at: that of the first result
+  /// of ops[i] in resultStates[i] (most values: no hashing), the others in
+  /// `values`.
+  std::vector<ValueState> resultStates;
+  llvm::DenseMap<Value, ValueState, ValueKeyInfo> values;
+  llvm::DenseMap<Operation *, bool, OpKeyInfo> constantFitCache;
+  /// The op forwardSweep is deciding, and the constants only it reads that
+  /// constantFits was asked about during its step.
+  Operation *sweeping = nullptr;
+  SmallVector<std::pair<Operation *, bool>, 4> sweepConstants;
   RangeSummary constantSummary;
   /// Some op of the function carries amp.color or amp.precision.
   bool hasAnnotations = false;
+  /// The names of amp's annotations, and whether coloring failed (it stops
+  /// at the first error, as if nothing came after).
+  StringAttr colorName, precisionName;
+  LogicalResult colored = success();
   /// The range of a value, and the integers an op converts to floats.
   FloatRange getRange(Value value) const;
   std::optional<double> getConvertedIntegers(Operation *op) const;
