@@ -158,7 +158,8 @@ public:
   enum List : unsigned {
     /// Casts made here (views and casts of operands).
     OwnCasts,
-    /// Constants and empty tensors made here or converted in place.
+    /// Constants and empty tensors made here or converted in place (but
+    /// not those only their converted reader reads: noteConvertedInPlace).
     Created,
     /// Constants and empty tensors read by converted ops: candidates of
     /// eraseDead.
@@ -489,7 +490,8 @@ public:
   }
   /// Converts what canConvertInPlace accepted (nothing if it has that type
   /// already: an op may read it twice); `undo` gets what restoreInPlace
-  /// needs.
+  /// needs, and noteConvertedInPlace what it records once the consumer is
+  /// rewritten.
   void convertInPlace(Value value, Type elementType,
                       SmallVectorImpl<InPlaceConversion> &undo) {
     if (getScalarType(value.getType()) == elementType)
@@ -500,7 +502,6 @@ public:
                                               : getConstantAttr(def),
                     value.getType()});
     setElementTypeInPlace(rewriter, value, cast<FloatType>(elementType));
-    tracked.insert(Created, def);
   }
 
   /// Takes back convertInPlace (the consumer's rewrite failed).
@@ -512,8 +513,30 @@ public:
         rewriter.modifyOpInPlace(entry.op, [&] {
           entry.op->getResult(0).setType(entry.oldType);
         });
-      tracked.remove(Created, entry.op);
     }
+  }
+
+  /// Records a constant or empty tensor converted in place for `reader`,
+  /// whose rewrite succeeded. If only `reader` reads it, it stays read by it
+  /// to the end (a rewritten op is not erased later, and the cleanup erases
+  /// only what the conversion made or left dead): it is counted, not tracked
+  /// (a table insertion per weight of a model). Otherwise it is tracked as
+  /// created (the rewrite may no longer read it), and a constant that later
+  /// ops read too keeps its FP32 value (noteShared).
+  void noteConvertedInPlace(const InPlaceConversion &conversion,
+                            Operation *reader) {
+    Value value = conversion.op->getResult(0);
+    bool onlyReader = isOnlyReadBy(value, reader);
+    if (onlyReader && !value.use_empty()) {
+      // (As countLiveConstants counts the tracked ones: the op is left as
+      // it is now.)
+      if (isFloatConstant(conversion.op))
+        ++keptConstants;
+      return;
+    }
+    tracked.insert(Created, conversion.op);
+    if (conversion.oldValue && !onlyReader)
+      noteShared(conversion);
   }
 
   /// Keeps the FP32 value of a constant converted in place that later ops
@@ -572,7 +595,8 @@ public:
 
   /// Remembers the constants and empty tensors `op` reads (also inside its
   /// payload), which its rewrite may leave without users; those converted
-  /// in place for it (`inPlace`) are tracked as created already.
+  /// in place for it (`inPlace`) are recorded after its rewrite
+  /// (noteConvertedInPlace).
   void noteInputsOf(Operation *op, ArrayRef<InPlaceConversion> inPlace) {
     auto note = [&](Value value) {
       Operation *def = value.getDefiningOp();
@@ -758,7 +782,8 @@ public:
                           [](Operation *op) { return !op->use_empty(); });
   }
   int64_t countLiveConstants() const {
-    return llvm::count_if(tracked.live(Created), isFloatConstant);
+    return llvm::count_if(tracked.live(Created), isFloatConstant) +
+           keptConstants;
   }
 
 private:
@@ -818,6 +843,9 @@ private:
   DenseMap<std::pair<Value, Type>, Value> cache;
   /// The element types used in keys of `cache` (a handful).
   SmallVector<Type, 4> keyTypes;
+  /// Constants converted in place that only their reader reads (see
+  /// noteConvertedInPlace).
+  int64_t keptConstants = 0;
   /// noteShared: constants converted in place -> their FP32 values.
   DenseMap<Operation *, TypedAttr, OpKeyInfo> sharedOriginals;
   /// The casts made here, the ops created or converted in place, the
@@ -1438,9 +1466,7 @@ LogicalResult mlir::amp::convertToMixedPrecision(
         pendingTypes.add(newResult, planIndex, getScalarType(oldType));
     }
     for (const CastCache::InPlaceConversion &conversion : convertedInPlace)
-      if (conversion.oldValue &&
-          !isOnlyReadBy(conversion.op->getResult(0), *newOp))
-        casts.noteShared(conversion);
+      casts.noteConvertedInPlace(conversion, *newOp);
     if (*newOp != op)
       rewriter.eraseOp(op);
     casts.eraseDeadInputs(inputDefs);
