@@ -186,8 +186,8 @@ TEST(EmulatorFloat, FloatToIntegerSaturates) {
 TEST(EmulatorFloat, AdjustedFloatRoundingMatchesAPFloat) {
   std::mt19937 rng(3);
   for (int i = 0; i < 100000; ++i) {
-    float a = floatOf(rng() & 0x7f7fffffu | (rng() & 0x80000000u));
-    float b = floatOf(rng() & 0x7f7fffffu | (rng() & 0x80000000u));
+    float a = floatOf((rng() & 0x7f7fffffu) | (rng() & 0x80000000u));
+    float b = floatOf((rng() & 0x7f7fffffu) | (rng() & 0x80000000u));
     Exact e = twoSum(a, b);
     float rn = static_cast<float>(roundToOdd(e));
     for (const auto &[mode, rm] : kModes) {
