@@ -74,6 +74,7 @@ if runtime:
 if not config.amp_use_sanitizer or runtime:
     config.available_features.add("plugin-host")
 tools = [
+    "amp-compile-bench",
     "amp-opt",
     "amp-run",
     "amp-tune",

@@ -43,7 +43,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <sys/resource.h>
 
@@ -141,7 +143,8 @@ int main(int argc, char **argv) {
     std::FILE *perf = nullptr;
     if (!perfControl.empty() &&
         !(perf = std::fopen(perfControl.c_str(), "w"))) {
-      llvm::errs() << "cannot open " << perfControl << "\n";
+      llvm::errs() << "error: cannot open the perf control file '"
+                   << perfControl << "': " << std::strerror(errno) << "\n";
       return 1;
     }
     auto perfCommand = [&](const char *command) {
