@@ -183,8 +183,6 @@ public:
   /// in a big function.
   std::optional<unsigned> findIndex(Operation *op,
                                     std::optional<size_t> near = {}) const;
-  /// The index of `op` if it is one of the few ops around ops[near].
-  std::optional<unsigned> findNear(Operation *op, size_t near) const;
 
   /// True if `operand` of the low-precision op `op` is converted to the
   /// compute type, or to the accumulation type if `isAccumulator`.
@@ -293,6 +291,8 @@ private:
   /// appended since `start`.
   void addOp(Operation *op, OpInfo &&info, const Marks &start,
              ArrayRef<unsigned> data, ArrayRef<unsigned> accumulators);
+  /// The index of `op` if it is one of the few ops around ops[near].
+  std::optional<unsigned> findNear(Operation *op, size_t near) const;
   /// Colors an op as it is collected.
   LogicalResult colorOp(Operation *op, OpInfo &info);
   void applySkipLayers();
