@@ -12,8 +12,11 @@ in separate processes:
            baselines the pass's cost is compared with (pass/canon).
 
 Times are CPU seconds of the process (single-threaded MLIR context: the
-machine may be shared, and CPU time does not count waiting); the best of
---repeat runs is kept. The peak RSS is the process's maximum resident set
+machine may be shared, and CPU time does not count waiting). Each of
+--repeat rounds runs every column once, one after the other; the best run of
+each column is kept, and "paired pass/canon" is the median (and range) over
+the rounds of the pass's time over canonicalize's in the same round, which a
+drifting machine affects least. The peak RSS is the process's maximum resident set
 (getrusage). The pass's own time is compared with parsing (ratio pass/parse)
 and per op across sizes; its peak memory with that of parsing alone.
 
@@ -48,22 +51,41 @@ def generate(family, ops, path):
     os.replace(path + ".tmp", path)
 
 
-def measure(tool, model, pipeline, repeat):
-    """Best of `repeat` runs: the run whose measured phase took the least
-    CPU time (the pipeline's when there is one, else the parse), so that a
-    slow parse does not pick a slow pass run or the reverse."""
-    best = None
+def run_once(tool, model, pipeline):
+    cmd = [tool, model] + (["--pipeline=" + pipeline] if pipeline else [])
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+def measure(tool, model, columns, repeat):
+    """`repeat` rounds; each round runs every column once, one after the
+    other, so that the machine's drift (a busy neighbour, frequency changes)
+    falls on all columns alike. Per column, the best run is kept: the run
+    whose measured phase took the least CPU time (the pipeline's when there
+    is one, else the parse), so that a slow parse does not pick a slow pass
+    run or the reverse. Also returns each round's times, for paired ratios."""
+    best, rounds = {}, []
     for _ in range(repeat):
-        cmd = [tool, model] + (["--pipeline=" + pipeline] if pipeline else [])
-        out = subprocess.run(cmd, check=True, capture_output=True, text=True)
-        result = json.loads(out.stdout)
-        key = result["pass_cpu_s"] if pipeline else result["parse_cpu_s"]
-        if best is None or key < best[0]:
-            best = (key, result)
-        # Peak memory does not depend on the run: keep the largest seen.
-        best[1]["peak_rss_kb"] = max(best[1]["peak_rss_kb"],
-                                     result["peak_rss_kb"])
-    return best[1]
+        times = {}
+        for name, pipeline in columns.items():
+            result = run_once(tool, model, pipeline)
+            key = result["pass_cpu_s"] if pipeline else result["parse_cpu_s"]
+            times[name] = key
+            if name not in best or key < best[name][0]:
+                best[name] = (key, result)
+            # Peak memory does not depend on the run: keep the largest seen.
+            best[name][1]["peak_rss_kb"] = max(best[name][1]["peak_rss_kb"],
+                                               result["peak_rss_kb"])
+        rounds.append(times)
+    return {name: entry[1] for name, entry in best.items()}, rounds
+
+
+def median(values):
+    values = sorted(values)
+    middle = len(values) // 2
+    if len(values) % 2:
+        return values[middle]
+    return (values[middle - 1] + values[middle]) / 2
 
 
 def main():
@@ -83,7 +105,7 @@ def main():
     tool = os.path.join(args.build, "bin", "amp-compile-bench")
     os.makedirs(args.work, exist_ok=True)
     header = ("| family | ops | parse s | pass s | canonicalize s | cse s | "
-              "pass/canon | pass/parse | parse µs/op | pass µs/op | "
+              "pass/canon | paired pass/canon | pass/parse | parse µs/op | pass µs/op | "
               "verify after s | RSS parse MB | RSS pass MB | RSS ratio |")
     lines = [header, "|" + "---|" * (header.count("|") - 1)]
     print("\n".join(lines), flush=True)
@@ -93,10 +115,13 @@ def main():
             model = os.path.join(args.work, f"{family}-{size}.mlir")
             generate(family, size, model)
             repeat = args.repeat if size < 1000000 else args.repeat_large
-            parse = measure(tool, model, None, repeat)
-            full = measure(tool, model, PIPELINE, repeat)
-            base = {name: measure(tool, model, pipeline, repeat)
-                    for name, pipeline in BASELINES.items()}
+            columns = {"parse": None, "pass": PIPELINE, **BASELINES}
+            best, rounds = measure(tool, model, columns, repeat)
+            parse, full = best["parse"], best["pass"]
+            base = {name: best[name] for name in BASELINES}
+            # The pass against canonicalize within each round (run one
+            # after the other): the median and the range over the rounds.
+            paired = [r["pass"] / max(r["canonicalize"], 1e-9) for r in rounds]
             ops = parse["ops"]
             parse_s = parse["parse_cpu_s"]
             pass_s = full["pass_cpu_s"]
@@ -114,9 +139,13 @@ def main():
             }
             row["rss_ratio"] = row["rss_pass_mb"] / row["rss_parse_mb"]
             row["canon_ratio"] = pass_s / max(row["canonicalize_s"], 1e-9)
+            row["paired_median"] = median(paired)
+            row["paired_min"], row["paired_max"] = min(paired), max(paired)
+            row["rounds"] = rounds
             rows.append(row)
             line = ("| {family} | {ops} | {parse_s:.3f} | {pass_s:.3f} | "
                     "{canonicalize_s:.3f} | {cse_s:.3f} | {canon_ratio:.2f} | "
+                    "{paired_median:.2f} ({paired_min:.2f}-{paired_max:.2f}) | "
                     "{ratio:.2f} | {parse_us_per_op:.2f} | "
                     "{pass_us_per_op:.2f} | {verify_after_s:.3f} | "
                     "{rss_parse_mb:.0f} | {rss_pass_mb:.0f} | "
