@@ -16,9 +16,10 @@ machine may be shared, and CPU time does not count waiting). Each of
 --repeat rounds runs every column once, one after the other; the best run of
 each column is kept, and "paired pass/canon" is the median (and range) over
 the rounds of the pass's time over canonicalize's in the same round, which a
-drifting machine affects least. The peak RSS is the process's maximum resident set
-(getrusage). The pass's own time is compared with parsing (ratio pass/parse)
-and per op across sizes; its peak memory with that of parsing alone.
+drifting machine affects least. The peak RSS is the process's maximum
+resident set (getrusage). The pass's own time is compared with parsing
+(ratio pass/parse) and per op across sizes; its peak memory with that of
+parsing alone.
 
 Usage:
   bench/compile/run.py --build build [--sizes 1000,10000,100000,1000000]
@@ -29,6 +30,7 @@ Usage:
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 
@@ -80,14 +82,6 @@ def measure(tool, model, columns, repeat):
     return {name: entry[1] for name, entry in best.items()}, rounds
 
 
-def median(values):
-    values = sorted(values)
-    middle = len(values) // 2
-    if len(values) % 2:
-        return values[middle]
-    return (values[middle - 1] + values[middle]) / 2
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build", default="build")
@@ -105,8 +99,9 @@ def main():
     tool = os.path.join(args.build, "bin", "amp-compile-bench")
     os.makedirs(args.work, exist_ok=True)
     header = ("| family | ops | parse s | pass s | canonicalize s | cse s | "
-              "pass/canon | paired pass/canon | pass/parse | parse µs/op | pass µs/op | "
-              "verify after s | RSS parse MB | RSS pass MB | RSS ratio |")
+              "pass/canon | paired pass/canon | pass/parse | parse µs/op | "
+              "pass µs/op | verify after s | RSS parse MB | RSS pass MB | "
+              "RSS ratio |")
     lines = [header, "|" + "---|" * (header.count("|") - 1)]
     print("\n".join(lines), flush=True)
     rows = []
@@ -139,7 +134,7 @@ def main():
             }
             row["rss_ratio"] = row["rss_pass_mb"] / row["rss_parse_mb"]
             row["canon_ratio"] = pass_s / max(row["canonicalize_s"], 1e-9)
-            row["paired_median"] = median(paired)
+            row["paired_median"] = statistics.median(paired)
             row["paired_min"], row["paired_max"] = min(paired), max(paired)
             row["rounds"] = rounds
             rows.append(row)
