@@ -265,6 +265,12 @@ def main():
                         "precision first; fp32: compile the model as it is")
     parser.add_argument("--mixed-precision-options", default="",
                         help="extra options of --amp-mixed-precision")
+    parser.add_argument("--randomize-weights", action="store_true",
+                        help="replace the weights by seeded random values "
+                        "(amp-run --randomize-weights: the same values for "
+                        "the same --seed)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of --randomize-weights")
     parser.add_argument("--chip", default="sm_90a")
     parser.add_argument("--format", default="fatbin",
                         choices=["isa", "bin", "fatbin"])
@@ -308,22 +314,27 @@ def main():
     work = os.path.join(out, "build")
     os.makedirs(work, exist_ok=True)
 
-    # 1. Mixed precision.
+    # 1. The entry, isolated from harness code (printing and timing calls,
+    # a @main; amp-run does the same), optionally with random weights; then
+    # mixed precision. Each step writes a file of its own.
+    prepared = os.path.join(work, "model.prepared.mlir")
+    prepare = []
+    if args.entry:
+        prepare.append("entry=" + args.entry)
+    if args.randomize_weights:
+        prepare += ["randomize-weights", "seed=%d" % args.seed]
+    run([amp_opt, args.model,
+         "--amp-prepare-model=" + " ".join(prepare), "-o", prepared])
     source = os.path.join(work, "model.amp.mlir")
     if args.precision == "fp32":
-        run([amp_opt, args.model, "-o", source])
+        shutil.copy2(prepared, source)
     else:
         options = "target-type=%s %s" % (args.precision,
                                           args.mixed_precision_options)
-        run([amp_opt, args.model,
+        run([amp_opt, prepared,
              "--amp-mixed-precision=" + options.strip(), "-o", source])
     with open(source) as f:
         name, inputs, outputs = find_signature(f.read(), args.entry)
-    # Only the entry point stays public (and only what it calls stays): other
-    # public functions (test drivers calling @rtclock, a @main) would clash
-    # with the harness or need libraries that are not there.
-    run([amp_opt, source, "--symbol-privatize=exclude=" + name,
-         "--symbol-dce", "-o", source])
 
     # 2. Lowering.
     lowered = os.path.join(work, "model.llvm.mlir")

@@ -50,6 +50,51 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+
+/// Runs amp-opt from `input` to `output`. MLIR reads a large input file
+/// through a memory mapping, and opening the output truncates it: with both
+/// naming one file (`amp-opt m.mlir --pass -o m.mlir`), the parser would
+/// read a truncated mapping (SIGBUS above ~16 KiB). Such an output is
+/// written next to the file and renamed over it once amp-opt succeeded.
+static mlir::LogicalResult runInPlaceSafe(int argc, char **argv,
+                                          const std::string &input,
+                                          const std::string &output,
+                                          mlir::DialectRegistry &registry) {
+  bool sameFile = input != "-" && output != "-" &&
+                  llvm::sys::fs::exists(output) &&
+                  llvm::sys::fs::equivalent(input, output);
+  if (!sameFile)
+    return mlir::MlirOptMain(argc, argv, input, output, registry);
+  llvm::SmallString<256> model(output);
+  llvm::sys::path::remove_filename(model);
+  llvm::sys::path::append(model,
+                          llvm::sys::path::filename(output) + ".amp-opt-%%%%%%");
+  llvm::SmallString<256> temp;
+  int fd;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueFile(model, fd, temp)) {
+    llvm::errs() << "amp-opt: cannot create a file next to '" << output
+                 << "' to write it in place: " << ec.message() << "\n";
+    return mlir::failure();
+  }
+  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  mlir::LogicalResult result =
+      mlir::MlirOptMain(argc, argv, input, temp, registry);
+  if (mlir::succeeded(result)) {
+    if (std::error_code ec = llvm::sys::fs::rename(temp, output)) {
+      llvm::errs() << "amp-opt: cannot replace '" << output
+                   << "': " << ec.message() << "\n";
+      result = mlir::failure();
+    }
+  }
+  if (mlir::failed(result))
+    llvm::sys::fs::remove(temp);
+  return result;
+}
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -87,6 +132,8 @@ int main(int argc, char **argv) {
   mlir::registerGPUPasses();
   mlir::transform::registerTransformPasses();
 
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "amp: automatic mixed precision for MLIR\n", registry));
+  auto [input, output] = mlir::registerAndParseCLIOptions(
+      argc, argv, "amp: automatic mixed precision for MLIR\n", registry);
+  return mlir::asMainReturnCode(
+      runInPlaceSafe(argc, argv, input, output, registry));
 }

@@ -71,4 +71,47 @@ def AmpFlattenConstantsPass : Pass<"amp-flatten-constants"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def AmpPrepareModelPass : Pass<"amp-prepare-model", "::mlir::ModuleOp"> {
+  let summary = "Isolate a model's entry function from its harness code, "
+                "optionally with random weights";
+  let description = [{
+    What `amp-run` does to a model before it runs it, as a pass, so that
+    `amp-compile` builds the same function that `amp-run` runs:
+
+    - the entry is the function named by `entry`, or else the only public
+      function with a body that takes a ranked tensor (an error lists the
+      candidates when there is none or more than one);
+    - harness code is removed: calls of external functions that return
+      nothing (`printMemrefF32`, `record_timing`, ...) and `vector.print`;
+      a tensor the entry passed to such a call becomes an extra result (a
+      printed tensor is an output); ops left unused (timing arithmetic,
+      `rtclock`) go too; every other function becomes private and what the
+      entry does not reach is removed;
+    - with `randomize-weights`, every float constant that a contraction
+      reads as a weight gets seeded He-uniform values (`amp-run
+      --randomize-weights`, same `seed`, same values): models shipped with
+      splat weights compute something worth comparing.
+
+    Example: `amp-opt model.mlir --amp-prepare-model="randomize-weights seed=7"`.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", "\"\"",
+           "The entry function (default: the only public function with a "
+           "body that takes a ranked tensor)">,
+    Option<"randomizeWeights", "randomize-weights", "bool", "false",
+           "Replace the weights by seeded random values scaled by their "
+           "fan-in">,
+    Option<"seed", "seed", "uint64_t", "0",
+           "Seed of the random weights (amp-run's --seed)">,
+  ];
+  let statistics = [
+    Statistic<"numRemovedOps", "removed-ops",
+              "Harness ops removed (calls and vector.print)">,
+    Statistic<"numRandomized", "randomized-constants",
+              "Weight constants given random values">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // AMP_RUNNER_PASSES_TD
