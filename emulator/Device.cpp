@@ -37,6 +37,12 @@ Options Options::fromEnvironment() {
   o.stats = env("AMP_EMULATOR_STATS") == "1";
   o.dumpDirectory = env("AMP_EMULATOR_DUMP");
   o.replaceDirectory = env("AMP_EMULATOR_REPLACE");
+  std::string profile = env("AMP_EMULATOR_PROFILE");
+  if (!profile.empty() && profile != "0") {
+    o.profile = true;
+    if (profile != "1")
+      o.profilePath = profile;
+  }
   return o;
 }
 
@@ -45,6 +51,8 @@ Device::Device(const Options &options) : opts(options) {}
 Device::~Device() { printStatistics(); }
 
 void Device::printStatistics() const {
+  if (opts.profile)
+    profile.report(opts.profilePath);
   if (opts.stats && counters.launches) {
     double rate = counters.seconds > 0
                       ? static_cast<double>(counters.threadInstructions) /
@@ -129,7 +137,17 @@ LaunchResult Device::launch(const Module &module, const Kernel &kernel,
   double start = threadSeconds();
   uint64_t before = counters.threadInstructions;
   Launch launch(*this, module, kernel, config);
+  KernelCounts counts;
+  if (opts.profile)
+    launch.profile = &counts;
   LaunchResult result = launch.run(params);
+  if (opts.profile) {
+    counts.launches = 1;
+    counts.ctas = config.grid.count();
+    counts.threads = config.grid.count() * config.block.count();
+    counts.threadInstructions = counters.threadInstructions - before;
+    profile.recordLaunch(kernel.name, counts);
+  }
   ++counters.launches;
   double seconds = threadSeconds() - start;
   counters.seconds += seconds;

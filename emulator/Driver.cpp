@@ -1017,6 +1017,11 @@ static CUresult copy(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
   if (!d || !s)
     return CUDA_ERROR_INVALID_VALUE;
   std::memmove(d, s, bytes);
+  if (state.options.profile) {
+    amp::emu::DeviceMemory &mem = state.device->memory();
+    state.device->profiler().recordCopy(
+        bytes, mem.isDeviceAddress(dst) && mem.isDeviceAddress(src));
+  }
   return CUDA_SUCCESS;
 }
 
@@ -1071,6 +1076,8 @@ static CUresult fill(CUdeviceptr dst, T value, size_t count,
   uint8_t *d = bytesAt(dst, count * sizeof(T), "memset of");
   if (!d)
     return CUDA_ERROR_INVALID_VALUE;
+  if (state.options.profile)
+    state.device->profiler().recordFill(count * sizeof(T));
   for (size_t i = 0; i < count; ++i)
     std::memcpy(d + i * sizeof(T), &value, sizeof(T));
   return CUDA_SUCCESS;

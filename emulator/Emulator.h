@@ -28,6 +28,7 @@
 #define AMP_EMULATOR_EMULATOR_H
 
 #include "DeviceMemory.h"
+#include "Profile.h"
 #include "Ptx.h"
 
 #include <cstdint>
@@ -55,6 +56,11 @@ struct Options {
   bool trace = false;
   /// Print statistics when the device is destroyed.
   bool stats = false;
+  /// Count per launch what the roofline bound needs (Profile.h) and print
+  /// the table when the device is destroyed; also write it as JSON to
+  /// `profilePath` when that is not empty.
+  bool profile = false;
+  std::string profilePath;
   /// Write every loaded module to this folder (module-<n>.ptx) so that line
   /// numbers in messages can be looked up.
   std::string dumpDirectory;
@@ -64,7 +70,8 @@ struct Options {
 
   /// AMP_EMULATOR_CHECKS=error|warn, AMP_EMULATOR_RACES=0|1,
   /// AMP_EMULATOR_ARCH=sm_80|sm_90, AMP_EMULATOR_TRACE=1,
-  /// AMP_EMULATOR_STATS=1, AMP_EMULATOR_DUMP=DIR, AMP_EMULATOR_REPLACE=DIR.
+  /// AMP_EMULATOR_STATS=1, AMP_EMULATOR_DUMP=DIR, AMP_EMULATOR_REPLACE=DIR,
+  /// AMP_EMULATOR_PROFILE=1 or =FILE.json.
   static Options fromEnvironment();
 };
 
@@ -125,6 +132,7 @@ public:
   void printStatistics() const;
   const Options &options() const { return opts; }
   Stats &stats() { return counters; }
+  Profiler &profiler() { return profile; }
 
   /// Parses `ptx` and allocates its global variables. Null and `error` on
   /// failure.
@@ -140,6 +148,7 @@ private:
   Options opts;
   DeviceMemory mem;
   Stats counters;
+  Profiler profile;
   unsigned modulesLoaded = 0;
 };
 

@@ -267,6 +267,8 @@ bool Launch::sharedTarget(const Warp &w, Space space, uint64_t address,
 
 uint8_t *Launch::globalBytes(const Warp &w, int lane, uint64_t address,
                              uint32_t size, bool write) {
+  if (profile)
+    countAccess(address, size, write);
   if (address >= cacheStart && address + size <= cacheEnd)
     return cacheBytes + (address - cacheStart);
   std::string why;
@@ -1522,6 +1524,8 @@ void Launch::executeScalar(Warp &w, const Instruction &in, uint32_t mask) {
   case Op::FMin:
   case Op::FMax:
   case Op::FCopysign: {
+    if (profile && in.op != Op::FCopysign)
+      countFlops(in, mask);
     const uint64_t *a = src(1, bufA), *b = src(2, bufB);
     const uint64_t *c = in.op == Op::FFma ? src(3, bufC) : nullptr;
     uint64_t *d = dst(in.ops[0]);
@@ -1558,6 +1562,8 @@ void Launch::executeScalar(Warp &w, const Instruction &in, uint32_t mask) {
   case Op::FLg2:
   case Op::FEx2:
   case Op::FTanh: {
+    if (profile && in.op != Op::FAbs && in.op != Op::FNeg)
+      countFlops(in, mask);
     const uint64_t *a = src(1, bufA);
     uint64_t *d = dst(in.ops[0]);
     FOR_LANES d[l] = floatOpAnyWidth(in.op, t, in.flags, in.rounding, a[l], 0, 0);

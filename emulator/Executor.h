@@ -233,6 +233,29 @@ public:
   uint64_t threadInstructions = 0;
   uint32_t currentPc = 0;   // of the instruction being executed
 
+  /// Where --profile counts go (null without it).
+  KernelCounts *profile = nullptr;
+  SectorSet readSectors, writtenSectors;
+  void countAccess(uint64_t address, uint32_t size, bool write) {
+    if (write) {
+      profile->requestedWritten += size;
+      profile->sectorBytesWritten += writtenSectors.mark(address, size);
+    } else {
+      profile->requestedRead += size;
+      profile->sectorBytesRead += readSectors.mark(address, size);
+    }
+  }
+
+  /// SIMT floating-point operations of `in` on the lanes of `mask` (an FMA
+  /// counts 2, a packed f16x2/bf16x2 operation twice).
+  void countFlops(const Instruction &in, uint32_t mask) {
+    uint64_t perLane = in.op == Op::FFma ? 2 : 1;
+    if (in.type == Type::F16x2 || in.type == Type::BF16x2)
+      perLane *= 2;
+    profile->simtFlops +=
+        perLane * static_cast<uint64_t>(__builtin_popcount(mask));
+  }
+
   // Global-memory translation cache (one block).
   uint64_t cacheStart = 0, cacheEnd = 0;
   uint8_t *cacheBytes = nullptr;

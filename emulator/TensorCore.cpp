@@ -44,6 +44,24 @@ float inputValue(uint16_t bits, Type t) {
   return t == Type::BF16 ? bfloatToFloat(bits) : halfToFloat(bits);
 }
 
+/// The profile's class of a Tensor Core input type.
+MmaKind mmaKind(Type t) {
+  switch (t) {
+  case Type::BF16:
+    return MmaKind::BF16;
+  case Type::TF32:
+    return MmaKind::TF32;
+  case Type::E4M3:
+  case Type::E5M2:
+    return MmaKind::F8;
+  case Type::S8:
+  case Type::U8:
+    return MmaKind::Int8;
+  default:
+    return MmaKind::F16;
+  }
+}
+
 /// Element i (16 bits) of a fragment held in 32-bit registers `regs`.
 uint16_t half(const uint64_t *const *regs, int i, int lane) {
   return static_cast<uint16_t>(regs[i / 2][lane] >> (16 * (i % 2)));
@@ -170,6 +188,9 @@ void Launch::executeTensorCore(Warp &w, const Instruction &in, uint32_t mask) {
   }
 
   if (in.op == Op::Mma) {
+    if (profile)
+      profile->mmaMacs[static_cast<int>(mmaKind(in.type2))] +=
+          uint64_t(in.m) * in.n * in.k;
     const Operand &dOp = in.ops[0], &aOp = in.ops[1], &bOp = in.ops[2],
                   &cOp = in.ops[3];
     int kDim = in.k;
@@ -280,6 +301,10 @@ void Launch::executeTensorCore(Warp &w, const Instruction &in, uint32_t mask) {
                                       : false;
   Type t = in.type2;
   uint32_t wgWarp = w.index % 4;
+  // Each warp computes 16 of the 64 rows.
+  if (profile)
+    profile->mmaMacs[static_cast<int>(mmaKind(t))] +=
+        uint64_t(16) * in.n * in.k;
   float A[16][16];
   float B[16][256];
   WgmmaGroup &group = w.wgmmaOpen;

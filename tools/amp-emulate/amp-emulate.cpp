@@ -58,6 +58,10 @@ static const char *kUsage =
     "                       where that file exists (try an edited kernel)\n"
     "  --trace              one line per kernel launch\n"
     "  --stats              thread-instructions and time at exit\n"
+  "  --profile[=FILE]     per kernel: DRAM bytes, Tensor Core multiply-adds,\n"
+  "                       SIMT flops and a roofline lower bound of its time\n"
+  "                       on an H100 SXM and an H200, as a table at exit\n"
+  "                       (stderr) and as JSON in FILE\n"
     "\n"
     "--check-ptx: parse PTX files and list the instructions the emulator\n"
     "does not implement (exit status 1 if there are any); --list also counts\n"
@@ -204,6 +208,20 @@ int main(int argc, char **argv) {
       setenv("AMP_EMULATOR_TRACE", "1", 1);
     } else if (a == "--stats") {
       setenv("AMP_EMULATOR_STATS", "1", 1);
+    } else if (a == "--profile") {
+      setenv("AMP_EMULATOR_PROFILE", "1", 1);
+    } else if (const char *v = value("--profile=")) {
+      // Written when the program exits: say now if it cannot be.
+      FILE *f = *v ? fopen(v, "w") : nullptr;
+      if (!f) {
+        fprintf(stderr, "amp-emulate: error: cannot write the profile to "
+                        "'%s': %s\n",
+                v, *v ? std::strerror(errno) : "empty file name");
+        return 2;
+      }
+      fclose(f);
+      char resolved[PATH_MAX];
+      setenv("AMP_EMULATOR_PROFILE", realpath(v, resolved) ? resolved : v, 1);
     } else {
       fprintf(stderr, "amp-emulate: error: unknown option %s\n%s", argv[i],
               kUsage);
