@@ -5,8 +5,6 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Also: elementwise fusion that leaves the named contractions alone.
-//
 // Rewrites 2-D convolutions with f16/bf16 inputs and an f32 output through
 // upstream's im2col rewrite, then turns the resulting contraction (a
 // linalg.generic with a broadcast operand) into a named linalg.matmul
@@ -19,12 +17,10 @@
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
 namespace amp {
 #define GEN_PASS_DEF_AMPGPUCONVTOMATMULPASS
-#define GEN_PASS_DEF_AMPGPUFUSEELEMENTWISEPASS
 #include "amp/Conversion/Passes.h.inc"
 } // namespace amp
 } // namespace mlir
@@ -141,27 +137,6 @@ struct AmpGPUConvToMatmulPass
     for (linalg::LinalgOp conv : convs)
       if (succeeded(rewriteConvAsTensorCoreMatmul(rewriter, conv)))
         ++numConvs;
-  }
-};
-} // namespace
-
-namespace {
-struct AmpGPUFuseElementwisePass
-    : public amp::impl::AmpGPUFuseElementwisePassBase<
-          AmpGPUFuseElementwisePass> {
-  using Base::Base;
-
-  void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    linalg::populateElementwiseOpsFusionPatterns(
-        patterns, [](OpOperand *fused) {
-          // Only into generic consumers: named contractions stay named.
-          return isa<linalg::GenericOp>(fused->getOwner()) &&
-                 isa_and_nonnull<linalg::GenericOp>(
-                     fused->get().getDefiningOp());
-        });
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
   }
 };
 } // namespace

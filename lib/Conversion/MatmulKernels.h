@@ -17,6 +17,10 @@
 
 #include "amp/Conversion/Passes.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
@@ -72,6 +76,44 @@ struct IndexBuilder {
   }
 };
 
+/// `v` through any view ops to the buffer they view.
+Value bufferRoot(Value v);
+
+/// The buffers `op` (and the ops nested in it) may touch: the roots of the
+/// memref values it uses that are defined outside it.
+SmallVector<Value> touchedBuffers(Operation *op);
+
+struct MatmulOperands;
+
+/// An elementwise linalg.generic that reads a matmul's result C (through
+/// reshapes, with a permutation map), computed in the matmul kernel's
+/// epilogue instead of a kernel of its own (MatmulEpilogue.cpp).
+struct MatmulEpilogue {
+  linalg::GenericOp consumer;
+  /// The consumer's input that reads C.
+  OpOperand *cOperand = nullptr;
+  /// Whether something else reads C too: the kernel then also stores C.
+  bool storeC = false;
+
+  /// Emits, for element (batch, row, col) of C whose final value is `sum`,
+  /// the consumer's computation of the element that reads it: its other
+  /// inputs loaded, its payload, its outputs stored (and C when storeC).
+  void emit(OpBuilder &b, Location loc, const MatmulOperands &mm,
+            Value batchIv, Value row, Value col, Value sum) const;
+};
+
+/// The consumer of `op`'s result that the epilogue can compute, if any: the
+/// first all-parallel linalg.generic after `op` reading C, such that
+/// nothing in between writes what it reads or touches what it writes.
+/// Moves the buffers and views it uses before `op`.
+std::optional<MatmulEpilogue> matchEpilogue(RewriterBase &rewriter,
+                                            linalg::LinalgOp op);
+
+/// After the kernel is built: erases the consumer, and C's buffer when
+/// nothing reads it any more.
+void finishEpilogue(RewriterBase &rewriter, const MatmulEpilogue &epilogue,
+                    Value c);
+
 /// The operands and sizes of one matmul, seen from inside the kernel.
 struct MatmulOperands {
   Value a, b, cMat;
@@ -83,11 +125,8 @@ struct MatmulOperands {
   /// usual zero init): the kernel then writes `init + A*B` without reading
   /// C, and the fill is gone. Null: C += A*B.
   Value init;
-  /// A 16-bit copy of C that a truncf-only linalg.generic right after the
-  /// matmul made (the mixed-precision cast of its result): the kernel stores
-  /// its rounded sums there instead of C, and that generic is gone. Only
-  /// with `init`.
-  Value out16;
+  /// The elementwise consumer of C computed in the epilogue.
+  std::optional<MatmulEpilogue> epilogue;
 };
 
 /// Indices of an A, B or C element for the (optional) batch index.
@@ -99,29 +138,48 @@ inline SmallVector<Value> withBatch(Value batchIv, ValueRange ij) {
   return idx;
 }
 
-/// Adds `acc` to C[row, col] (or to the fill value) when (row, col) is
-/// inside C.
-inline void accumulateIntoC(OpBuilder &b, Location loc,
-                            const MatmulOperands &mm, Value batchIv, Value row,
-                            Value col, Value acc) {
-  IndexBuilder ib{b, loc};
-  Value inBounds = ib.land(ib.lt(row, mm.m), ib.lt(col, mm.n));
-  auto ifOp = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  SmallVector<Value> idx = withBatch(batchIv, {row, col});
-  Value old = mm.init
-                  ? mm.init
-                  : memref::LoadOp::create(b, loc, mm.cMat, idx).getResult();
-  Value sum = arith::AddFOp::create(b, loc, old, acc);
-  if (mm.out16) {
-    Type elt = cast<MemRefType>(mm.out16.getType()).getElementType();
-    Value rounded = arith::TruncFOp::create(b, loc, elt, sum);
-    memref::StoreOp::create(b, loc, rounded, mm.out16, idx);
-    return;
-  }
-  memref::StoreOp::create(b, loc, sum, mm.cMat, idx);
-}
+/// Writes `acc` plus the current C[row, col] (or the fill value) when (row,
+/// col) is inside C: into C, or through the fused epilogue.
+void accumulateIntoC(OpBuilder &b, Location loc, const MatmulOperands &mm,
+                     Value batchIv, Value row, Value col, Value acc);
+
+/// The (row, column) block tile of the current block, in a grouped order:
+/// consecutive blocks walk kGroupRows rows of tiles column by column, so
+/// that the blocks resident at a time share rows of A and columns of B in
+/// L2 (a row-major order would stream all of B for every row of tiles).
+std::pair<Value, Value> groupedTile(IndexBuilder &ib, gpu::LaunchOp launch);
+
+/// Whether every row of `type` starts 16-byte aligned (given a 16-byte
+/// aligned base pointer), so that 8 x 16-bit elements can be copied at once.
+bool hasAlignedRows(MemRefType type);
+
+/// The element type of A and B when `op` is a Tensor Core matmul (f16 or
+/// bf16 inputs, f32 output); null otherwise.
+Type tensorCoreInputType(linalg::LinalgOp op);
+
+//===----------------------------------------------------------------------===//
+// The kernels
+//===----------------------------------------------------------------------===//
+
+/// The mma.sync kernel's block tile and threads (the grid's shape).
+constexpr int64_t kMmaSyncBlockM = 128, kMmaSyncBlockN = 256;
+constexpr int64_t kMmaSyncThreads = 512;
+
+/// Builds the mma.sync kernel in `launch` (grid: N / 256, M / 128, batch;
+/// kMmaSyncThreads threads; tiling.sharedBytes() of dynamic shared memory).
+void buildMmaSyncKernel(OpBuilder &b, Location loc, const MatmulOperands &mm,
+                        bool asyncCopies, MmaSyncTiling tiling,
+                        gpu::LaunchOp launch);
+
+/// Whether the wgmma kernel takes a matmul of these operand types (TMA needs
+/// 16-byte aligned row strides; batches are flattened into rows, which needs
+/// whole tiles along M and K).
+bool fitsWgmma(MemRefType aType, MemRefType bType, bool isBatch);
+
+/// Builds the host calls that make A's and B's TMA descriptors and the
+/// launch of the wgmma kernel at the rewriter's insertion point.
+LogicalResult buildWgmmaLaunch(RewriterBase &rewriter, Operation *op,
+                               const MatmulOperands &mm);
 
 /// The element type of A and B when `op` is a linalg.matmul or
 /// linalg.batch_matmul on memrefs with default maps, A and B of one type
@@ -129,10 +187,15 @@ inline void accumulateIntoC(OpBuilder &b, Location loc,
 Type matmulInputType(linalg::LinalgOp op);
 
 /// Reads the operands and sizes of `op`, folds a linalg.fill of C right
-/// before it (the usual zero init) into `init` and then a rounding copy of C
-/// after it into `out16`, and leaves the insertion point before `op`.
+/// before it (the usual zero init) into `init`, finds the elementwise
+/// consumer the epilogue computes, and leaves the insertion point before
+/// `op`.
 MatmulOperands prepareMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                              Type inType);
+
+/// Erases `op` once its kernel is built, and what the epilogue replaced.
+void finishMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
+                  const MatmulOperands &mm);
 
 /// Moves the insertion point into an scf.if that skips empty outputs (a
 /// zero-sized grid is a launch error), unless they are statically non-empty.

@@ -365,7 +365,7 @@ LogicalResult mlir::amp::rewriteMatmulToSkinnyKernel(RewriterBase &rewriter,
       memref::DeallocOp::create(rewriter, loc, workspace);
     }
   }
-  rewriter.eraseOp(op);
+  finishMatmul(rewriter, op, mm);
   if (roundingKernel) {
     // The 16-bit copy of B is not needed any more.
     Value rounded = roundingKernel.getDpsInits()[0];

@@ -13,6 +13,7 @@
 #ifndef AMP_CONVERSION_PASSES_H
 #define AMP_CONVERSION_PASSES_H
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -104,6 +105,12 @@ LogicalResult rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
 /// output into im2col + linalg.matmul / linalg.batch_matmul.
 LogicalResult rewriteConvAsTensorCoreMatmul(RewriterBase &rewriter,
                                             linalg::LinalgOp conv);
+
+/// The patterns of --amp-gpu-fuse-elementwise (after its generalization of
+/// named elementwise ops): elementwise fusion of generic producers into
+/// generic consumers, reshapes folded into generics by expansion, and the
+/// canonicalizations they need. Named contractions are never fused into.
+void populateAmpGPUFusionPatterns(RewritePatternSet &patterns);
 
 /// Patterns of --amp-gpu-expand-math that expand math ops without a PTX
 /// instruction (exp, log, tanh, erf, sin, pow, ...) into arithmetic and the

@@ -54,13 +54,28 @@ def AmpGPUFuseElementwisePass : Pass<"amp-gpu-fuse-elementwise"> {
   let summary = "Fuse elementwise linalg ops into each other, never into "
                 "named contractions";
   let description = [{
-    Upstream's elementwise fusion (`linalg::populateElementwiseOpsFusionPatterns`)
-    restricted to consumers that are `linalg.generic` ops: chains of
-    elementwise ops become one kernel, while `linalg.matmul`,
-    `linalg.batch_matmul` and convolutions keep their named form (and their
-    16-bit operands) so that `--amp-gpu-matmul-to-mma` can map them to
-    Tensor Cores. Upstream's `--linalg-fuse-elementwise-ops` would fold the
-    casts into the contractions and turn them into generic ops.
+    On tensors, before bufferization:
+
+    1. Named linalg ops that are elementwise computations or data movement
+       (`linalg.add`, `linalg.exp`, `linalg.broadcast`, `linalg.transpose`,
+       `linalg.map`, ...) become `linalg.generic` ops; contractions,
+       convolutions, pooling, fills and copies keep their names.
+    2. Upstream's elementwise fusion (`linalg::populateElementwiseOpsFusionPatterns`)
+       of generic producers into generic consumers, and upstream's folding
+       of `tensor.expand_shape` / `collapse_shape` into generics by
+       expansion, so that reshapes between elementwise ops do not stop the
+       fusion (a matmul's `[256, 128]` result reshaped to `[32, 8, 2, 64]`
+       for a transpose: one generic reading the matmul's result through the
+       reshape). Named contractions are never fused into or expanded: they
+       keep their form and their 16-bit operands, and
+       `--amp-gpu-matmul-to-mma` computes the generic that consumes their
+       result in its epilogue instead.
+    3. Every `tensor.empty` gets one use, and a `linalg.fill` of a
+       `tensor.empty` used as the init of several ops is copied before each:
+       one-shot bufferization would otherwise give successive ops one buffer
+       (the next layer's matmul input and this layer's epilogue output), and
+       a fill plus a copy kernel per use instead of fills the matmul kernels
+       fold.
 
     Example:
 
@@ -75,6 +90,7 @@ def AmpGPUFuseElementwisePass : Pass<"amp-gpu-fuse-elementwise"> {
     "::mlir::linalg::LinalgDialect",
     "::mlir::tensor::TensorDialect",
     "::mlir::arith::ArithDialect",
+    "::mlir::affine::AffineDialect",
   ];
 }
 
@@ -87,23 +103,42 @@ def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
     an f32 output by a `gpu.launch` that computes `C += A * B` on Tensor
     Cores:
 
-    * `kind=mma-sync` (sm_80 and later): 128x128x32 block tiles, 8 warps of
-      64x32, A and B tiles staged in workgroup memory (double-buffered with
-      `cp.async` when rows are 16-byte aligned, plain loads otherwise),
-      fragments loaded with `ldmatrix` and multiplied with
-      `mma.sync.m16n8k16` (f32 accumulation);
-    * `kind=wgmma` (sm_90a): 128x128x64 block tiles, one warpgroup, A and B
-      tiles loaded by TMA into 128-byte swizzled workgroup memory through a
-      3-stage `mbarrier` pipeline and multiplied by `wgmma.mma_async`. It
-      needs K and N to be multiples of 8 (TMA strides); batch matmuls also
-      need M a multiple of 128 and K a multiple of 64. Matmuls that do not
-      qualify use the mma.sync kernel.
+    * `kind=mma-sync` (sm_80 and later): 128x256 block tiles, 16 warps of
+      64x32, A and B tiles staged in workgroup memory (`mma-sync-stages`
+      stages of `mma-sync-k-tile` columns, `cp.async` when rows are
+      16-byte aligned, plain loads otherwise), fragments loaded with
+      `ldmatrix` and multiplied with `mma.sync.m16n8k16` (f32
+      accumulation);
+    * `kind=wgmma` (sm_90a): 128x256 block tiles (128x128 when N <= 128), a
+      producer warpgroup loading A and B tiles by TMA into 128-byte swizzled
+      workgroup memory through a 4-stage `mbarrier` ring, two consumer
+      warpgroups multiplying with `wgmma.mma_async`. It needs K and N to be
+      multiples of 8 (TMA strides); batch matmuls also need M a multiple of
+      128 and K a multiple of 64. Matmuls that do not qualify use the
+      mma.sync kernel.
 
-    A `linalg.fill` of C right before the matmul (the usual zero init), or
-    a `memref.copy` into C of a constant global whose elements are all one
-    value (what bufferization makes of a constant zero output tensor), is
-    folded into the kernel's epilogue, which then writes `init + A * B`
-    without reading C.
+    The last write of C before the matmul, when it is a `linalg.fill` (the
+    usual zero init) or a `memref.copy` into C of a constant global whose
+    elements are all one value (what bufferization makes of a constant zero
+    output tensor), is folded into the kernel, which then computes
+    `init + A * B` without reading C.
+
+    **Epilogue fusion.** The first all-parallel `linalg.generic` after the
+    matmul that reads C (directly or through `memref.collapse_shape` /
+    `expand_shape` views of C's buffer, with a permutation indexing map) is
+    computed in the kernel's epilogue, for every kernel kind (mma.sync,
+    wgmma, skinny, SIMT): bias adds, batch-norm scale and shift,
+    activations, residual adds, the cast to f16 and transposes of the
+    output, whatever the generic computes. Each thread that has the final
+    value of `C[b, row, col]` finds the generic's element that reads it (the
+    position in C's row-major buffer, delinearized over the shape the
+    generic reads), loads the generic's other inputs there, runs its payload
+    and stores its outputs. The generic is erased, and C's buffer too when
+    nothing else reads it (otherwise the kernel stores C as well). Not fused
+    when something between the matmul and the generic writes what the
+    generic reads or touches what it writes, or when the generic writes the
+    buffer the matmul reads A or B from (blocks of the kernel would
+    overwrite what other blocks still read).
 
     Sizes that are not multiples of the tile are handled by zero-filling the
     staged tiles (masked loads, or TMA's out-of-bounds fill) and masking the

@@ -1,0 +1,268 @@
+//===- MatmulOperands.cpp - What every matmul kernel starts from ---------===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The matching shared by the matmul kernels of --amp-gpu-matmul-to-mma
+// (which matmuls they take), the operands and sizes seen from inside a
+// kernel, the fill folded into the kernel, the grouped block order and the
+// per-element epilogue (C, or the fused consumer: MatmulEpilogue.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "MatmulKernels.h"
+
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+using namespace mlir::amp::detail;
+
+//===----------------------------------------------------------------------===//
+// Matching
+//===----------------------------------------------------------------------===//
+
+/// The element type of A and B when `op` is a linalg.matmul or
+/// linalg.batch_matmul on memrefs with default maps, A and B of one type
+/// among f16, bf16 and f32, and C of f32.
+Type mlir::amp::detail::matmulInputType(linalg::LinalgOp op) {
+  if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()))
+    return {};
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1)
+    return {};
+  // Only the default maps: no transposed or broadcast operands.
+  if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation())) {
+    if (matmul.hasUserDefinedMaps())
+      return {};
+  } else if (cast<linalg::BatchMatmulOp>(op.getOperation())
+                 .hasUserDefinedMaps()) {
+    return {};
+  }
+  auto aType = dyn_cast<MemRefType>(op.getDpsInputs()[0].getType());
+  auto bType = dyn_cast<MemRefType>(op.getDpsInputs()[1].getType());
+  auto cType = dyn_cast<MemRefType>(op.getDpsInits()[0].getType());
+  if (!aType || !bType || !cType)
+    return {};
+  Type elt = aType.getElementType();
+  if (!(elt.isF16() || elt.isBF16() || elt.isF32()) ||
+      bType.getElementType() != elt || !cType.getElementType().isF32())
+    return {};
+  // Global (default) memory space only.
+  if (aType.getMemorySpace() || bType.getMemorySpace() ||
+      cType.getMemorySpace())
+    return {};
+  // The innermost dimension must be contiguous for the staged loads.
+  for (MemRefType t : {aType, bType, cType}) {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(t.getStridesAndOffset(strides, offset)) || strides.empty() ||
+        strides.back() != 1)
+      return {};
+  }
+  return elt;
+}
+
+/// The element type of A and B when `op` is a Tensor Core matmul.
+Type mlir::amp::detail::tensorCoreInputType(linalg::LinalgOp op) {
+  Type elt = matmulInputType(op);
+  return elt && (elt.isF16() || elt.isBF16()) ? elt : Type();
+}
+
+bool mlir::amp::isTensorCoreMatmul(linalg::LinalgOp op) {
+  return static_cast<bool>(tensorCoreInputType(op));
+}
+
+bool mlir::amp::isSimtF32Matmul(linalg::LinalgOp op) {
+  Type elt = matmulInputType(op);
+  return elt && elt.isF32();
+}
+
+/// Whether every row of `type` starts 16-byte aligned (given a 16-byte
+/// aligned base pointer), so that 8 x 16-bit elements can be copied at once.
+bool mlir::amp::detail::hasAlignedRows(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  if (ShapedType::isDynamic(offset) || offset % 8 != 0)
+    return false;
+  for (int64_t stride : ArrayRef<int64_t>(strides).drop_back())
+    if (ShapedType::isDynamic(stride) || stride % 8 != 0)
+      return false;
+  return strides.back() == 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Block order
+//===----------------------------------------------------------------------===//
+
+/// Rows of block tiles that consecutive blocks cover (see groupedTile).
+constexpr int64_t kGroupRows = 8;
+
+/// The (row, column) block tile of the current block, in a grouped order:
+/// consecutive blocks walk kGroupRows rows of tiles column by column, so
+/// that the blocks resident at a time share rows of A and columns of B in
+/// L2 (a row-major order would stream all of B for every row of tiles).
+std::pair<Value, Value>
+mlir::amp::detail::groupedTile(IndexBuilder &ib, gpu::LaunchOp launch) {
+  Value tilesN = launch.getGridSize().x, tilesM = launch.getGridSize().y;
+  Value linear = ib.add(
+      ib.b.createOrFold<arith::MulIOp>(ib.loc, launch.getBlockIds().y, tilesN),
+      launch.getBlockIds().x);
+  Value groupSize = ib.mul(tilesN, kGroupRows);
+  Value group = ib.b.createOrFold<arith::DivUIOp>(ib.loc, linear, groupSize);
+  Value firstRow = ib.mul(group, kGroupRows);
+  Value rows = ib.b.createOrFold<arith::MinUIOp>(
+      ib.loc, ib.sub(tilesM, firstRow), ib.c(kGroupRows));
+  Value within = ib.b.createOrFold<arith::RemUIOp>(ib.loc, linear, groupSize);
+  Value row =
+      ib.add(firstRow, ib.b.createOrFold<arith::RemUIOp>(ib.loc, within, rows));
+  Value col = ib.b.createOrFold<arith::DivUIOp>(ib.loc, within, rows);
+  return {row, col};
+}
+
+static FloatAttr splatF32Global(Value v) {
+  auto getGlobal = v.getDefiningOp<memref::GetGlobalOp>();
+  if (!getGlobal)
+    return {};
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      getGlobal, getGlobal.getNameAttr());
+  if (!global || !global.getConstant())
+    return {};
+  auto value =
+      dyn_cast_or_null<DenseElementsAttr>(global.getConstantInitValue());
+  if (!value || !value.isSplat() || !value.getElementType().isF32())
+    return {};
+  return value.getSplatValue<FloatAttr>();
+}
+
+/// `v` through any view ops to the buffer they view.
+Value mlir::amp::detail::bufferRoot(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      break;
+    v = view.getViewSource();
+  }
+  return v;
+}
+
+/// The buffers `op` (and the ops nested in it) may touch: the roots of the
+/// memref values it uses that are defined outside it.
+SmallVector<Value> mlir::amp::detail::touchedBuffers(Operation *op) {
+  SmallVector<Value> roots;
+  op->walk([&](Operation *nested) {
+    for (Value v : nested->getOperands()) {
+      if (!isa<BaseMemRefType>(v.getType()))
+        continue;
+      if (Operation *def = v.getDefiningOp();
+          def && op->isAncestor(def))
+        continue;
+      if (auto arg = dyn_cast<BlockArgument>(v);
+          arg && op->isAncestor(arg.getOwner()->getParentOp()))
+        continue;
+      roots.push_back(bufferRoot(v));
+    }
+  });
+  return roots;
+}
+
+/// The linalg.fill or splat-constant copy that last wrote C before `op`, if
+/// nothing in between touches C's buffer.
+static Operation *findInit(linalg::LinalgOp op) {
+  Value c = op.getDpsInits()[0];
+  Value root = bufferRoot(c);
+  for (Operation *x = op->getPrevNode(); x; x = x->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(x);
+        fill && fill.hasPureBufferSemantics() && fill.getDpsInits()[0] == c)
+      return fill.getInputs()[0].getType().isF32() ? x : nullptr;
+    // Bufferization writes a constant zero output (`outs(%cst : tensor<..>)`
+    // with %cst an arith.constant) as a copy from a constant global: a
+    // device-to-device copy and an upload per call, for one value.
+    if (auto copy = dyn_cast<memref::CopyOp>(x);
+        copy && copy.getTarget() == c)
+      return splatF32Global(copy.getSource()) ? x : nullptr;
+    if (llvm::is_contained(touchedBuffers(x), root))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+MatmulOperands mlir::amp::detail::prepareMatmul(RewriterBase &rewriter,
+                                                linalg::LinalgOp op,
+                                                Type inType) {
+  MatmulOperands mm;
+  if (Operation *init = findInit(op)) {
+    if (auto fill = dyn_cast<linalg::FillOp>(init)) {
+      mm.init = fill.getInputs()[0];
+    } else {
+      rewriter.setInsertionPoint(op);
+      mm.init = arith::ConstantOp::create(
+          rewriter, op.getLoc(),
+          splatF32Global(cast<memref::CopyOp>(init).getSource()));
+    }
+    rewriter.eraseOp(init);
+  }
+  mm.epilogue = matchEpilogue(rewriter, op);
+  rewriter.setInsertionPoint(op);
+  IndexBuilder ib{rewriter, op.getLoc()};
+  mm.a = op.getDpsInputs()[0];
+  mm.b = op.getDpsInputs()[1];
+  mm.cMat = op.getDpsInits()[0];
+  mm.inType = inType;
+  bool isBatch = isa<linalg::BatchMatmulOp>(op.getOperation());
+  int64_t off = isBatch ? 1 : 0;
+  mm.batch = isBatch ? ib.dim(mm.a, 0) : Value();
+  mm.m = ib.dim(mm.a, off);
+  mm.k = ib.dim(mm.a, off + 1);
+  mm.n = ib.dim(mm.b, off + 1);
+  return mm;
+}
+
+/// Moves the insertion point into an scf.if that skips empty outputs (a
+/// zero-sized grid is a launch error), unless they are statically non-empty.
+void mlir::amp::detail::guardNonEmpty(RewriterBase &rewriter,
+                                      const MatmulOperands &mm) {
+  Location loc = mm.cMat.getLoc();
+  IndexBuilder ib{rewriter, loc};
+  Value nonEmpty = ib.land(ib.gtZero(mm.m), ib.gtZero(mm.n));
+  if (mm.batch)
+    nonEmpty = ib.land(nonEmpty, ib.gtZero(mm.batch));
+  if (matchPattern(nonEmpty, m_One()))
+    return;
+  auto guardIf = scf::IfOp::create(rewriter, loc, nonEmpty, false);
+  rewriter.setInsertionPointToStart(&guardIf.getThenRegion().front());
+}
+
+void mlir::amp::detail::accumulateIntoC(OpBuilder &b, Location loc,
+                                        const MatmulOperands &mm,
+                                        Value batchIv, Value row, Value col,
+                                        Value acc) {
+  IndexBuilder ib{b, loc};
+  Value inBounds = ib.land(ib.lt(row, mm.m), ib.lt(col, mm.n));
+  auto ifOp = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  SmallVector<Value> idx = withBatch(batchIv, {row, col});
+  Value old = mm.init
+                  ? mm.init
+                  : memref::LoadOp::create(b, loc, mm.cMat, idx).getResult();
+  Value sum = arith::AddFOp::create(b, loc, old, acc);
+  if (mm.epilogue) {
+    mm.epilogue->emit(b, loc, mm, batchIv, row, col, sum);
+    return;
+  }
+  memref::StoreOp::create(b, loc, sum, mm.cMat, idx);
+}
+
+void mlir::amp::detail::finishMatmul(RewriterBase &rewriter,
+                                     linalg::LinalgOp op,
+                                     const MatmulOperands &mm) {
+  Value c = mm.cMat;
+  rewriter.eraseOp(op);
+  if (mm.epilogue)
+    finishEpilogue(rewriter, *mm.epilogue, c);
+}

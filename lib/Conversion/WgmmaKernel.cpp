@@ -1,0 +1,401 @@
+//===- WgmmaKernel.cpp - The wgmma Tensor Core matmul kernel (sm_90a) -----===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A 128x256 block tile (128x128 for narrow matmuls), warp-specialized: a
+// producer warpgroup streams K steps of 64 with TMA (128-byte swizzle, zero
+// fill out of bounds) into a 4-stage ring guarded by full/empty mbarriers,
+// two consumer warpgroups multiply 64 rows each with m64nNk16
+// warpgroup.mma (registers moved from the producer with setmaxnreg), then
+// stage the accumulators through shared memory for coalesced, masked
+// stores (the epilogue of MatmulOperands.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "MatmulKernels.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+using namespace mlir::amp::detail;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// wgmma kernel
+//===----------------------------------------------------------------------===//
+
+constexpr int64_t kWgBlockM = 128, kWgBlockK = 64;
+/// B arrives in boxes of 64 columns: one 128-byte swizzle row of 16-bit
+/// elements.
+constexpr int64_t kWgBoxN = 64;
+constexpr int64_t kWgStages = 4;
+/// Warpgroups that compute (64 rows of the block tile each) after the one
+/// that loads.
+constexpr int64_t kWgConsumers = 2;
+/// Threads: 128 x (1 + kWgConsumers), threadIdx.y the warpgroup.
+/// Registers per thread after setmaxnreg: the producer gives up what the
+/// consumers' 64 x N accumulators need (40 * 128 + 232 * 256 <= 64K).
+constexpr int64_t kWgProducerRegs = 40, kWgConsumerRegs = 232;
+constexpr int64_t kWgTileABytes = kWgBlockM * kWgBlockK * 2; // 16 KiB
+constexpr int64_t kWgBoxBBytes = kWgBlockK * kWgBoxN * 2;    // 8 KiB
+/// Slack to align the ring to 1024 bytes (128-byte swizzle atoms).
+constexpr int64_t kWgAlign = 1024;
+
+/// The block tile's width: 256 columns (one m64n256k16 wgmma per consumer
+/// and K step) unless the matmul is narrower.
+static int64_t wgmmaBlockN(int64_t n) {
+  return !ShapedType::isDynamic(n) && n <= 128 ? 128 : 256;
+}
+
+/// The wgmma kernel, warp-specialized like the fastest Hopper GEMMs: a
+/// producer warpgroup whose first thread streams K tiles of A and B into a
+/// ring of shared-memory stages with TMA, and two consumer warpgroups that
+/// each multiply 64 rows of the 128 x blockN tile with wgmma. "full"
+/// mbarriers (TMA transaction counts) say a stage has landed; "empty"
+/// mbarriers (one arrival per consumer warp) say it may be refilled. The
+/// consumers stage their accumulators through the ring (free once every
+/// consumer left the main loop) for coalesced, masked stores to C.
+struct WgmmaKernel {
+  OpBuilder &b;
+  Location loc;
+  const MatmulOperands &mm;
+  Value descA, descB;
+  int64_t blockN;
+  IndexBuilder ib{b, loc};
+
+  // What the producer and the consumers share, set by build().
+  Value smem;   // the dynamic shared memory, bytes
+  Value pad;    // bytes from its start to the 1024-byte aligned ring
+  Value bars;   // barriers 0..S-1: stage full; S..2S-1: stage empty
+  Value kTiles; // K steps of kWgBlockK
+
+  MemRefType smemType(ArrayRef<int64_t> shape, Type elt) {
+    auto wg = gpu::AddressSpaceAttr::get(b.getContext(),
+                                         gpu::AddressSpace::Workgroup);
+    return MemRefType::get(shape, elt, AffineMap(), wg);
+  }
+
+  /// The byte offset of `within` in ring stage `s`.
+  Value stageOffset(Value s, int64_t within) {
+    return ib.add(ib.add(pad, ib.mul(s, stageBytes(blockN))), within);
+  }
+
+  /// The mbarrier parity of a ring round.
+  Value parityOf(Value round) {
+    return arith::IndexCastOp::create(b, loc, b.getI1Type(), ib.rem(round, 2));
+  }
+
+  static int64_t stageBytes(int64_t blockN) {
+    return kWgTileABytes + blockN / kWgBoxN * kWgBoxBBytes;
+  }
+
+  /// `body` in an scf.if on `cond`, at the current insertion point.
+  template <typename Fn> void ifThen(Value cond, Fn body) {
+    auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    body();
+  }
+
+  Value i32(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  }
+
+  /// Builds the body of `launch`, after the ops already at its start.
+  void build(gpu::LaunchOp launch) {
+    MLIRContext *ctx = b.getContext();
+    Value tid = launch.getThreadIds().x;
+    Value warpgroup = launch.getThreadIds().y;
+    auto [tileRow, tileCol] = groupedTile(ib, launch);
+    Value n0 = ib.mul(tileCol, blockN);
+    Value m0 = ib.mul(tileRow, kWgBlockM);
+    Value batchIv = mm.batch ? launch.getBlockIds().z : Value();
+    // Rows of the 2-D views the tensor maps describe.
+    Value rowA0 = m0, rowB0 = ib.c(0);
+    if (batchIv) {
+      rowA0 = ib.add(b.createOrFold<arith::MulIOp>(loc, batchIv, mm.m), m0);
+      rowB0 = b.createOrFold<arith::MulIOp>(loc, batchIv, mm.k);
+    }
+    auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    smem = gpu::DynamicSharedMemoryOp::create(
+        b, loc, smemType({ShapedType::kDynamic}, b.getI8Type()));
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
+    pad = ib.rem(ib.sub(ib.c(kWgAlign), ib.rem(base, kWgAlign)), kWgAlign);
+
+    auto barType = nvgpu::MBarrierGroupType::get(ctx, wg, 2 * kWgStages);
+    bars = nvgpu::MBarrierCreateOp::create(b, loc, barType);
+    Value isFirstThread = ib.land(ib.eq(tid, 0), ib.eq(warpgroup, 0));
+    ifThen(isFirstThread, [&] {
+      for (int64_t s = 0; s < kWgStages; ++s) {
+        nvgpu::MBarrierInitOp::create(b, loc, bars, ib.c(1), ib.c(s), Value());
+        nvgpu::MBarrierInitOp::create(b, loc, bars, ib.c(4 * kWgConsumers),
+                                      ib.c(kWgStages + s), Value());
+      }
+    });
+    gpu::BarrierOp::create(b, loc);
+
+    kTiles = ib.ceilDiv(mm.k, kWgBlockK);
+
+    // Producer: warpgroup 0, one thread issues the loads.
+    ifThen(ib.eq(warpgroup, 0), [&] {
+      NVVM::SetMaxRegisterOp::create(b, loc, kWgProducerRegs,
+                                     NVVM::SetMaxRegisterAction::decrease);
+      ifThen(ib.eq(tid, 0), [&] { buildProducer(rowA0, rowB0, n0); });
+    });
+
+    // Consumers: warpgroups 1..kWgConsumers.
+    Value isConsumer = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::uge, warpgroup, ib.c(1));
+    ifThen(isConsumer, [&] {
+      NVVM::SetMaxRegisterOp::create(b, loc, kWgConsumerRegs,
+                                     NVVM::SetMaxRegisterAction::increase);
+      buildConsumer(ib.sub(warpgroup, ib.c(1)), tid, m0, n0, batchIv);
+    });
+    gpu::TerminatorOp::create(b, loc);
+  }
+
+  /// The producer's loop (one thread): TMA loads of every K step.
+  void buildProducer(Value rowA0, Value rowB0, Value n0) {
+    auto aTileType = smemType({kWgBlockM, kWgBlockK}, mm.inType);
+    auto bBoxType = smemType({kWgBlockK, kWgBoxN}, mm.inType);
+    auto loop = scf::ForOp::create(b, loc, ib.c(0), kTiles, ib.c(1));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value kt = loop.getInductionVar();
+    Value s = ib.rem(kt, kWgStages);
+    Value round = ib.div(kt, kWgStages);
+    // From the second round on, wait until the consumers released the
+    // stage's previous tile.
+    ifThen(ib.gtZero(round), [&] {
+      nvgpu::MBarrierTryWaitParityOp::create(
+          b, loc, bars, parityOf(ib.sub(round, ib.c(1))), ib.c(10000000),
+          ib.add(s, kWgStages));
+    });
+    nvgpu::MBarrierArriveExpectTxOp::create(
+        b, loc, bars, ib.c(stageBytes(blockN)), s, Value());
+    Value k0 = ib.mul(kt, kWgBlockK);
+    Value aDst = memref::ViewOp::create(b, loc, aTileType, smem,
+                                        stageOffset(s, 0), ValueRange{});
+    // TMA coordinates are innermost first.
+    nvgpu::TmaAsyncLoadOp::create(b, loc, aDst, bars, descA,
+                                  ValueRange{k0, rowA0}, s, Value(), Value());
+    Value kRow = ib.add(rowB0, k0);
+    for (int64_t box = 0; box < blockN / kWgBoxN; ++box) {
+      Value dst = memref::ViewOp::create(
+          b, loc, bBoxType, smem,
+          stageOffset(s, kWgTileABytes + box * kWgBoxBBytes), ValueRange{});
+      nvgpu::TmaAsyncLoadOp::create(b, loc, dst, bars, descB,
+                                    ValueRange{ib.add(n0, box * kWgBoxN), kRow},
+                                    s, Value(), Value());
+    }
+  }
+
+  /// A consumer warpgroup (0-based `consumer`; `tid` within it): wgmma on
+  /// its 64 rows of every K step, then its part of the epilogue.
+  void buildConsumer(Value consumer, Value tid, Value m0, Value n0,
+                     Value batchIv) {
+    MLIRContext *ctx = b.getContext();
+    auto aTileType = smemType({64, kWgBlockK}, mm.inType);
+    auto bTileType = smemType({kWgBlockK, blockN}, mm.inType);
+    auto accVecType = VectorType::get({64, blockN}, b.getF32Type());
+    auto accType = nvgpu::WarpgroupAccumulatorType::get(ctx, accVecType);
+    Value lane = ib.rem(tid, 32);
+    Value acc0 = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
+    auto loop =
+        scf::ForOp::create(b, loc, ib.c(0), kTiles, ib.c(1), ValueRange{acc0});
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value kt = loop.getInductionVar();
+      Value s = ib.rem(kt, kWgStages);
+      nvgpu::MBarrierTryWaitParityOp::create(
+          b, loc, bars, parityOf(ib.div(kt, kWgStages)), ib.c(10000000), s);
+      // This consumer's 64 rows of the A tile: 64 rows of 128 bytes, whole
+      // swizzle atoms.
+      Value aTile = memref::ViewOp::create(
+          b, loc, aTileType, smem,
+          ib.add(stageOffset(s, 0), ib.mul(consumer, 64 * kWgBlockK * 2)),
+          ValueRange{});
+      Value bTile = memref::ViewOp::create(b, loc, bTileType, smem,
+                                           stageOffset(s, kWgTileABytes),
+                                           ValueRange{});
+      Value dA = nvgpu::WarpgroupGenerateDescriptorOp::create(
+          b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aTileType),
+          aTile, descA);
+      Value dB = nvgpu::WarpgroupGenerateDescriptorOp::create(
+          b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTileType),
+          bTile, descB);
+      // B is K x N row-major (MN-major for wgmma): transposeB.
+      Value acc = nvgpu::WarpgroupMmaOp::create(
+          b, loc, accType, dA, dB, /*waitGroup=*/IntegerAttr(),
+          /*transposeA=*/UnitAttr(), /*transposeB=*/b.getUnitAttr(),
+          loop.getRegionIterArgs()[0]);
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+      // One arrival per warp: the stage may be refilled.
+      ifThen(ib.eq(lane, 0), [&] {
+        nvgpu::MBarrierArriveOp::create(
+            b, loc, nvgpu::MBarrierTokenType::get(ctx), bars,
+            ib.add(s, kWgStages));
+      });
+      scf::YieldOp::create(b, loc, acc);
+    }
+
+    // Epilogue. Every consumer is past its last wgmma (and so every load
+    // has landed) before the ring is overwritten.
+    Value barrierId = i32(1), consumerThreads = i32(128 * kWgConsumers);
+    NVVM::BarrierOp::create(b, loc, Type(), barrierId, consumerThreads,
+                            NVVM::BarrierReductionAttr(), Value());
+    // nvgpu.warpgroup.mma.store numbers rows from threadIdx.x / 32: right
+    // for each warpgroup because the warpgroups are threadIdx.y.
+    auto accSmemType = smemType({64, blockN}, b.getF32Type());
+    Value accSmem = memref::ViewOp::create(
+        b, loc, accSmemType, smem,
+        ib.add(pad, ib.mul(consumer, 64 * blockN * 4)), ValueRange{});
+    nvgpu::WarpgroupMmaStoreOp::create(b, loc, loop.getResult(0), accSmem);
+    NVVM::BarrierOp::create(b, loc, Type(), barrierId, consumerThreads,
+                            NVVM::BarrierReductionAttr(), Value());
+    // Rows by warp, 32 consecutive columns per store: coalesced.
+    auto tileSmemType = smemType({kWgBlockM, blockN}, b.getF32Type());
+    Value tileSmem =
+        memref::ViewOp::create(b, loc, tileSmemType, smem, pad, ValueRange{});
+    Value warp = ib.add(ib.mul(consumer, 4), ib.div(tid, 32));
+    auto rows = scf::ForOp::create(b, loc, warp, ib.c(kWgBlockM),
+                                   ib.c(4 * kWgConsumers));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(rows.getBody());
+    Value r = rows.getInductionVar();
+    for (int64_t j = 0; j < blockN / 32; ++j) {
+      Value c = ib.add(lane, j * 32);
+      Value v = memref::LoadOp::create(b, loc, tileSmem, ValueRange{r, c});
+      accumulateIntoC(b, loc, mm, batchIv, ib.add(m0, r), ib.add(n0, c), v);
+    }
+  }
+
+  static int64_t sharedBytes(int64_t blockN) {
+    return std::max(kWgStages * stageBytes(blockN),
+                    kWgBlockM * blockN * int64_t(4)) +
+           kWgAlign;
+  }
+};
+
+} // namespace
+
+/// Whether the wgmma kernel takes a matmul of these operand types (TMA needs
+/// 16-byte aligned row strides; batches are flattened into rows, which needs
+/// whole tiles along M and K).
+bool mlir::amp::detail::fitsWgmma(MemRefType aType, MemRefType bType,
+                                  bool isBatch) {
+  if (!aType.getLayout().isIdentity() || !bType.getLayout().isIdentity())
+    return false;
+  int64_t k = aType.getShape().back(), n = bType.getShape().back();
+  if (ShapedType::isDynamic(k) || ShapedType::isDynamic(n) || k % 8 != 0 ||
+      n % 8 != 0)
+    return false;
+  if (!isBatch)
+    return true;
+  int64_t m = aType.getShape()[aType.getRank() - 2];
+  return !ShapedType::isDynamic(m) && m % kWgBlockM == 0 && k % kWgBlockK == 0;
+}
+
+/// The runtime function that encodes a 2-D TMA descriptor (128-byte swizzle,
+/// zero fill) for a row-major matrix of `elt` and returns its device
+/// address: `ampTensorMap2D_<elt>(memref<*xelt>, index boxRows, index
+/// boxCols) -> !llvm.ptr`.
+static FailureOr<func::FuncOp> getTensorMapFn(Operation *op, Type elt) {
+  auto module = op->getParentOfType<ModuleOp>();
+  if (!module)
+    return op->emitError("amp-gpu-matmul-to-mma: wgmma kernels need an "
+                         "enclosing module for their runtime declarations");
+  std::string name = elt.isF16() ? "ampTensorMap2D_f16" : "ampTensorMap2D_bf16";
+  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
+    return fn;
+  OpBuilder b(module.getBodyRegion());
+  b.setInsertionPointToStart(module.getBody());
+  Type index = b.getIndexType();
+  auto fn = func::FuncOp::create(
+      b, module.getLoc(), name,
+      b.getFunctionType(
+          {UnrankedMemRefType::get(elt, Attribute()), index, index},
+          {LLVM::LLVMPointerType::get(b.getContext())}));
+  fn.setPrivate();
+  // It reads the descriptor only (pointer, sizes, strides), never device
+  // data: no stream synchronization is needed before it.
+  fn->setAttr(kHostOnlyAttrName, b.getUnitAttr());
+  return fn;
+}
+
+/// Reads the operands and sizes of `op`, folds a linalg.fill of C right
+/// before it (the usual zero init) into `init`, and leaves the insertion
+/// point before `op`.
+/// The value of every element of `v` when it is a memref.get_global of a
+
+LogicalResult mlir::amp::detail::buildWgmmaLaunch(RewriterBase &rewriter,
+                                                  Operation *op,
+                                                  const MatmulOperands &mm) {
+  Location loc = op->getLoc();
+  IndexBuilder ib{rewriter, loc};
+  Type inType = mm.inType;
+  bool isBatch = static_cast<bool>(mm.batch);
+  auto bType = cast<MemRefType>(mm.b.getType());
+  int64_t blockN = wgmmaBlockN(bType.getShape().back());
+  Value gridX = ib.ceilDiv(mm.n, blockN), gridY = ib.ceilDiv(mm.m, kWgBlockM);
+  Value gridZ = mm.batch ? mm.batch : ib.c(1);
+  Value one = ib.c(1);
+  // wgmma: tensor maps over 2-D views of A and B, created on the host.
+  MLIRContext *ctx = rewriter.getContext();
+  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto mapType = [&](int64_t rows, int64_t cols) {
+    return nvgpu::TensorMapDescriptorType::get(
+        ctx, MemRefType::get({rows, cols}, inType, AffineMap(), wg),
+        nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+        nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+        nvgpu::TensorMapOOBKind::OOB_ZERO,
+        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+  };
+  auto aMapType = mapType(kWgBlockM, kWgBlockK);
+  auto bMapType = mapType(kWgBlockK, kWgBoxN);
+  auto flatten = [&](Value v) -> Value {
+    if (!isBatch)
+      return v;
+    return memref::CollapseShapeOp::create(
+        rewriter, loc, v, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+  };
+  auto unranked = [&](Value v) -> Value {
+    return memref::CastOp::create(
+        rewriter, loc, UnrankedMemRefType::get(inType, Attribute()), v);
+  };
+  // The descriptors are built by the runtime (ampTensorMap2D_f16, cached)
+  // and reach the kernel as plain pointers: kernel signatures are lowered
+  // without the nvgpu type conversions.
+  FailureOr<func::FuncOp> encode = getTensorMapFn(op, inType);
+  if (failed(encode))
+    return failure();
+  auto encodeMap = [&](Value v, int64_t rows, int64_t cols) {
+    return func::CallOp::create(
+               rewriter, loc, *encode,
+               ValueRange{unranked(flatten(v)), ib.c(rows), ib.c(cols)})
+        .getResult(0);
+  };
+  Value ptrA = encodeMap(mm.a, kWgBlockM, kWgBlockK);
+  Value ptrB = encodeMap(mm.b, kWgBlockK, kWgBoxN);
+  Value shmem = arith::ConstantIntOp::create(
+      rewriter, loc, rewriter.getI32Type(), WgmmaKernel::sharedBytes(blockN));
+  auto launch = gpu::LaunchOp::create(rewriter, loc, gridX, gridY, gridZ,
+                                      ib.c(128), ib.c(1 + kWgConsumers), one,
+                                      shmem);
+  rewriter.setInsertionPointToStart(&launch.getBody().front());
+  Value kernelDescA =
+      UnrealizedConversionCastOp::create(rewriter, loc, aMapType, ptrA)
+          .getResult(0);
+  Value kernelDescB =
+      UnrealizedConversionCastOp::create(rewriter, loc, bMapType, ptrB)
+          .getResult(0);
+  WgmmaKernel kernel{rewriter, loc, mm, kernelDescA, kernelDescB, blockN};
+  kernel.build(launch);
+  return success();
+}
