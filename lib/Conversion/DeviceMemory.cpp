@@ -125,6 +125,7 @@ static gpu::LaunchOp wrapInSingleThreadKernel(RewriterBase &rewriter,
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   auto launch =
       gpu::LaunchOp::create(rewriter, loc, one, one, one, one, one, one);
+  launch->setAttr(kKernelNameAttrName, rewriter.getStringAttr("host_code"));
   rewriter.setInsertionPointToStart(&launch.getBody().front());
   auto term = gpu::TerminatorOp::create(rewriter, loc);
   for (Operation *op : ops)
@@ -249,6 +250,7 @@ static void convertCopy(RewriterBase &rewriter, memref::CopyOp copy,
         Value v = memref::LoadOp::create(b, l, copy.getSource(), ivs);
         memref::StoreOp::create(b, l, v, copy.getTarget(), ivs);
       });
+  loop->setAttr(kKernelNameAttrName, rewriter.getStringAttr("copy"));
   rewriter.eraseOp(copy);
   (void)convertParallelLoopToLaunch(rewriter, loop, blockSize);
 }

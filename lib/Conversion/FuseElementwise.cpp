@@ -35,12 +35,16 @@ namespace amp {
 using namespace mlir;
 using namespace mlir::amp;
 
-/// Whether `op` is a named linalg op that is only an elementwise computation
-/// or a data movement (a generic in disguise): everything but contractions,
-/// convolutions, pooling, fills and copies of whole buffers.
+/// Whether `op` is a named linalg op that is only an elementwise computation,
+/// a data movement or a reduction (a generic in disguise): everything but
+/// contractions, convolutions, pooling, fills and copies of whole buffers.
 static bool isGeneralizable(linalg::LinalgOp op) {
   if (isa<linalg::GenericOp, linalg::FillOp, linalg::CopyOp>(op.getOperation()))
     return false;
+  // Reductions: their elementwise producers fuse into them (x * x into an
+  // RMS norm's sum), and --amp-gpu-row-reductions groups them as generics.
+  if (isa<linalg::ReduceOp>(op.getOperation()))
+    return op.hasPureTensorSemantics();
   if (linalg::isaContractionOpInterface(op) ||
       linalg::isaConvolutionOpInterface(op))
     return false;

@@ -155,6 +155,12 @@ void mlir::amp::buildAmpGPUPipeline(OpPassManager &pm,
   std::string features =
       options.features.empty() ? "+ptx80" : options.features.getValue();
 
+  // 0. Calls inlined: fusion and the kernels' epilogues work within a
+  // function (a model written as one function per layer, like the corpus's
+  // ResNet block, would keep a kernel per function boundary).
+  pm.addPass(createInlinerPass());
+  pm.addPass(createSymbolDCEPass());
+
   // 1. TOSA to linalg.
   // Without TOSA validation: mixed-precision casts (e.g. i64 -> f16) are
   // outside the TOSA profiles but lower fine.
@@ -165,8 +171,7 @@ void mlir::amp::buildAmpGPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
 
   // 2-3. Convolutions to matmuls, fusion, bufferization.
-  if (options.tensorCores)
-    pm.addPass(createAmpGPUConvToMatmulPass());
+  pm.addPass(createAmpGPUConvToMatmulPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createAmpGPUFuseElementwisePass());
   pm.addPass(createCanonicalizerPass());
@@ -192,12 +197,16 @@ void mlir::amp::buildAmpGPUPipeline(OpPassManager &pm,
   mma.mmaSyncPrefetch = options.mmaSyncPrefetch;
   pm.addPass(createAmpGPUMatmulToMmaPass(mma));
 
-  // 5. Everything else: parallel loops -> SIMT kernels.
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
-  pm.addPass(createCanonicalizerPass());
+  // 5. Row reductions (softmax, norms, pooling) as one kernel each; then
+  // everything else: parallel loops -> SIMT kernels.
+  pm.addPass(createAmpGPURowReductionsPass());
+  // (Launches right away: canonicalization would rebuild the loops without
+  // their amp.kernel names.)
+  pm.addNestedPass<func::FuncOp>(createAmpGPULinalgToLoopsPass());
   AmpGPUParallelLoopsToLaunchPassOptions loops;
   loops.blockSize = options.blockSize;
   pm.addPass(createAmpGPUParallelLoopsToLaunchPass(loops));
+  pm.addPass(createCanonicalizerPass());
 
   // 6. Device memory.
   pm.addPass(createAmpGPUDeviceMemoryPass());
@@ -208,6 +217,7 @@ void mlir::amp::buildAmpGPUPipeline(OpPassManager &pm,
   // Outline first: the nvgpu lowering must not see host values that feed
   // kernels (they would reach the kernels as half-converted LLVM values).
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createAmpGPUNameKernelsPass());
   pm.addPass(createGpuKernelOutliningPass());
   // Math in kernels: expanded or mapped to PTX instructions, never libdevice
   // (the PTX is the same with or without a toolkit and links nothing).

@@ -203,6 +203,10 @@ mlir::amp::detail::matchEpilogue(RewriterBase &rewriter, linalg::LinalgOp op) {
   epilogue.consumer = consumer;
   epilogue.cOperand = cOperand;
   epilogue.storeC = otherReaders;
+  for (OpOperand *input : consumer.getDpsInputOperands())
+    if (input != cOperand && isa<BaseMemRefType>(input->get().getType()))
+      epilogue.inputs[input->getOperandNumber()] =
+          matchOperandSource(input->get(), op);
   return epilogue;
 }
 
@@ -283,11 +287,13 @@ void MatmulEpilogue::emit(OpBuilder &b, Location loc, const MatmulOperands &mm,
       mapping.map(arg, value); // a scalar input
       continue;
     }
-    mapping.map(arg, memref::LoadOp::create(
-                         b, loc, value,
-                         applyMap(b, loc,
-                                  consumer.getMatchingIndexingMap(&operand),
-                                  iters)));
+    SmallVector<Value> at = applyMap(
+        b, loc, consumer.getMatchingIndexingMap(&operand), iters);
+    auto source = inputs.find(operand.getOperandNumber());
+    mapping.map(arg, source != inputs.end()
+                         ? source->second.load(b, loc, at)
+                         : memref::LoadOp::create(b, loc, value, at)
+                               .getResult());
   }
   for (Operation &payload : body.without_terminator()) {
     if (auto index = dyn_cast<linalg::IndexOp>(payload)) {
@@ -307,6 +313,8 @@ void mlir::amp::detail::finishEpilogue(RewriterBase &rewriter,
                                        const MatmulEpilogue &epilogue,
                                        Value c) {
   rewriter.eraseOp(epilogue.consumer);
+  for (auto &[number, source] : epilogue.inputs)
+    finishOperandSource(rewriter, source);
   if (epilogue.storeC)
     return;
   // Nothing reads C any more: its buffer, views and deallocations go.

@@ -83,7 +83,49 @@ Value bufferRoot(Value v);
 /// memref values it uses that are defined outside it.
 SmallVector<Value> touchedBuffers(Operation *op);
 
+/// The buffers `op` may write: a linalg op's inits, a copy's target, a
+/// store's memref; for other ops that may write memory, everything they
+/// touch; none for ops without write effects.
+SmallVector<Value> writtenBuffers(Operation *op);
+
 struct MatmulOperands;
+
+/// Where a kernel loads a matmul operand (A or B) from: its buffer, or the
+/// generic that produces it, evaluated at each element the kernel loads
+/// (an im2col gather, a cast, a transpose, a broadcast; nested producers
+/// too). MatmulProducers.cpp.
+struct OperandSource {
+  Value buffer;
+  Operation *matmul = nullptr;
+  /// The generic that writes `buffer`, evaluated where the kernel loads;
+  /// null: `buffer` is loaded.
+  linalg::GenericOp producer;
+  /// The producer of every buffer the evaluation may load (null: load
+  /// it), found before the kernel is built.
+  DenseMap<Value, linalg::GenericOp> producers;
+  /// The producers the emitted loads evaluated (for finishOperandSource).
+  mutable SmallVector<linalg::GenericOp> evaluated;
+  /// The producer reads its source contiguously along the operand's rows
+  /// (a transpose): walk tiles row-fastest for coalesced loads.
+  bool rowsContiguous = false;
+
+  bool computed() const { return static_cast<bool>(producer); }
+  /// The operand's element at `indices` (its own indices, batch first).
+  Value load(OpBuilder &b, Location loc, ValueRange indices) const;
+};
+
+/// The source of `operand` of `matmul`: computed when a generic that the
+/// kernel can evaluate at `matmul` produces it.
+/// With `affine` false, only gathers (producers that compute where they
+/// read, like an im2col) are evaluated; else also casts, transposes and
+/// broadcasts of small operands or of operands the kernel reads at most
+/// twice (`rereads`: how many block tiles load each element).
+OperandSource matchOperandSource(Value operand, Operation *matmul,
+                                 bool affine = true, int64_t rereads = 1 << 30);
+
+/// After the kernel is built: erases the producers it evaluated whose
+/// buffers nothing reads any more.
+void finishOperandSource(RewriterBase &rewriter, const OperandSource &source);
 
 /// An elementwise linalg.generic that reads a matmul's result C (through
 /// reshapes, with a permutation map), computed in the matmul kernel's
@@ -94,6 +136,9 @@ struct MatmulEpilogue {
   OpOperand *cOperand = nullptr;
   /// Whether something else reads C too: the kernel then also stores C.
   bool storeC = false;
+  /// Where the consumer's other inputs are loaded from (by operand number;
+  /// producers evaluated like a matmul's operands').
+  DenseMap<unsigned, OperandSource> inputs;
 
   /// Emits, for element (batch, row, col) of C whose final value is `sum`,
   /// the consumer's computation of the element that reads it: its other
@@ -127,6 +172,8 @@ struct MatmulOperands {
   Value init;
   /// The elementwise consumer of C computed in the epilogue.
   std::optional<MatmulEpilogue> epilogue;
+  /// Where A and B are loaded from.
+  OperandSource aSrc, bSrc;
 };
 
 /// Indices of an A, B or C element for the (optional) batch index.
@@ -161,14 +208,16 @@ Type tensorCoreInputType(linalg::LinalgOp op);
 // The kernels
 //===----------------------------------------------------------------------===//
 
-/// The mma.sync kernel's block tile and threads (the grid's shape).
+/// The mma.sync kernel's block tile and threads (the grid's shape). A and B
+/// are staged with cp.async when `asyncA` / `asyncB` (a buffer with 16-byte
+/// aligned rows), else element by element through their OperandSource.
 constexpr int64_t kMmaSyncBlockM = 128, kMmaSyncBlockN = 256;
 constexpr int64_t kMmaSyncThreads = 512;
 
 /// Builds the mma.sync kernel in `launch` (grid: N / 256, M / 128, batch;
 /// kMmaSyncThreads threads; tiling.sharedBytes() of dynamic shared memory).
 void buildMmaSyncKernel(OpBuilder &b, Location loc, const MatmulOperands &mm,
-                        bool asyncCopies, MmaSyncTiling tiling,
+                        bool asyncA, bool asyncB, MmaSyncTiling tiling,
                         gpu::LaunchOp launch);
 
 /// Whether the wgmma kernel takes a matmul of these operand types (TMA needs
@@ -190,8 +239,17 @@ Type matmulInputType(linalg::LinalgOp op);
 /// before it (the usual zero init) into `init`, finds the elementwise
 /// consumer the epilogue computes, and leaves the insertion point before
 /// `op`.
+/// With `affineProducers` false, only gathers (an im2col) are evaluated in
+/// the operand loads, not casts, transposes and broadcasts: the wgmma
+/// kernel's TMA loads need buffers.
 MatmulOperands prepareMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
-                             Type inType);
+                             Type inType, bool affineProducers = true);
+
+/// Sets amp.kernel on `launch`: what `op` is (a matmul, a batch matmul, or
+/// the convolution it came from), the kernel `kind` and the fused epilogue
+/// ("conv2d_mma_sync_bias_relu").
+void nameMatmulKernel(gpu::LaunchOp launch, linalg::LinalgOp op,
+                      const MatmulOperands &mm, StringRef kind);
 
 /// Erases `op` once its kernel is built, and what the epilogue replaced.
 void finishMatmul(RewriterBase &rewriter, linalg::LinalgOp op,

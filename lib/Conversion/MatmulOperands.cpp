@@ -15,6 +15,7 @@
 #include "MatmulKernels.h"
 
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -170,6 +171,33 @@ SmallVector<Value> mlir::amp::detail::touchedBuffers(Operation *op) {
   return roots;
 }
 
+SmallVector<Value> mlir::amp::detail::writtenBuffers(Operation *op) {
+  SmallVector<Value> roots;
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    for (Value init : linalgOp.getDpsInits())
+      roots.push_back(bufferRoot(init));
+    // A payload that stores elsewhere is not expected; be conservative.
+    linalgOp->walk([&](memref::StoreOp store) {
+      roots.push_back(bufferRoot(store.getMemRef()));
+    });
+    return roots;
+  }
+  if (auto copy = dyn_cast<memref::CopyOp>(op))
+    return {bufferRoot(copy.getTarget())};
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return {bufferRoot(store.getMemRef())};
+  if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp>(op))
+    return {};
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getEffectsRecursively(op);
+  if (effects &&
+      llvm::none_of(*effects, [](const MemoryEffects::EffectInstance &e) {
+        return isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect());
+      }))
+    return {};
+  return touchedBuffers(op);
+}
+
 /// The linalg.fill or splat-constant copy that last wrote C before `op`, if
 /// nothing in between touches C's buffer.
 static Operation *findInit(linalg::LinalgOp op) {
@@ -193,7 +221,8 @@ static Operation *findInit(linalg::LinalgOp op) {
 
 MatmulOperands mlir::amp::detail::prepareMatmul(RewriterBase &rewriter,
                                                 linalg::LinalgOp op,
-                                                Type inType) {
+                                                Type inType,
+                                                bool affineProducers) {
   MatmulOperands mm;
   if (Operation *init = findInit(op)) {
     if (auto fill = dyn_cast<linalg::FillOp>(init)) {
@@ -207,6 +236,19 @@ MatmulOperands mlir::amp::detail::prepareMatmul(RewriterBase &rewriter,
     rewriter.eraseOp(init);
   }
   mm.epilogue = matchEpilogue(rewriter, op);
+  // How many block tiles read each element of A (one per 256 columns of C)
+  // and of B (one per 128 rows), for the tiled kernels.
+  auto dimOf = [&](Value v, int64_t fromEnd) {
+    auto type = cast<MemRefType>(v.getType());
+    int64_t d = type.getDimSize(type.getRank() - fromEnd);
+    return ShapedType::isDynamic(d) ? int64_t(1) << 30 : d;
+  };
+  int64_t aRereads = llvm::divideCeil(dimOf(op.getDpsInputs()[1], 1), 256);
+  int64_t bRereads = llvm::divideCeil(dimOf(op.getDpsInputs()[0], 2), 128);
+  mm.aSrc = matchOperandSource(op.getDpsInputs()[0], op, affineProducers,
+                               aRereads);
+  mm.bSrc = matchOperandSource(op.getDpsInputs()[1], op, affineProducers,
+                               bRereads);
   rewriter.setInsertionPoint(op);
   IndexBuilder ib{rewriter, op.getLoc()};
   mm.a = op.getDpsInputs()[0];
@@ -258,6 +300,24 @@ void mlir::amp::detail::accumulateIntoC(OpBuilder &b, Location loc,
   memref::StoreOp::create(b, loc, sum, mm.cMat, idx);
 }
 
+void mlir::amp::detail::nameMatmulKernel(gpu::LaunchOp launch,
+                                         linalg::LinalgOp op,
+                                         const MatmulOperands &mm,
+                                         StringRef kind) {
+  std::string name;
+  if (auto what = op->getAttrOfType<StringAttr>(kKernelNameAttrName))
+    name = what.getValue().str();
+  else
+    name = mm.batch ? "batch_matmul" : "matmul";
+  name += "_" + kind.str();
+  if (mm.epilogue)
+    if (std::string epilogue = describePayload(mm.epilogue->consumer);
+        !epilogue.empty())
+      name += "_" + epilogue;
+  launch->setAttr(kKernelNameAttrName,
+                  StringAttr::get(launch.getContext(), name));
+}
+
 void mlir::amp::detail::finishMatmul(RewriterBase &rewriter,
                                      linalg::LinalgOp op,
                                      const MatmulOperands &mm) {
@@ -265,4 +325,6 @@ void mlir::amp::detail::finishMatmul(RewriterBase &rewriter,
   rewriter.eraseOp(op);
   if (mm.epilogue)
     finishEpilogue(rewriter, *mm.epilogue, c);
+  finishOperandSource(rewriter, mm.aSrc);
+  finishOperandSource(rewriter, mm.bSrc);
 }

@@ -44,13 +44,24 @@ LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
     return rewriter.notifyMatchFailure(op, "not a f16/bf16 -> f32 matmul");
   Location loc = op.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
-  MatmulOperands mm = prepareMatmul(rewriter, op, inType);
-  IndexBuilder ib{rewriter, loc};
-  bool isBatch = static_cast<bool>(mm.batch);
-
-  auto aType = cast<MemRefType>(mm.a.getType());
-  auto bType = cast<MemRefType>(mm.b.getType());
+  auto aType = cast<MemRefType>(op.getDpsInputs()[0].getType());
+  auto bType = cast<MemRefType>(op.getDpsInputs()[1].getType());
+  bool isBatch = isa<linalg::BatchMatmulOp>(op.getOperation());
   if (kind == MmaKind::Wgmma && !fitsWgmma(aType, bType, isBatch))
+    kind = MmaKind::MmaSync;
+  // The wgmma kernel's TMA loads buffers: casts, transposes and broadcasts
+  // producing its operands stay kernels of their own, unless the matmul has
+  // at most one 128-row block tile of rows (B is then read once, and a
+  // 128-row wgmma tile gains little), where evaluating them in the
+  // mma.sync kernel saves their kernels; a gather (an implicit GEMM) takes
+  // the mma.sync kernel.
+  int64_t m = aType.getDimSize(aType.getRank() - 2);
+  bool fewRows = !ShapedType::isDynamic(m) && m <= 128;
+  MatmulOperands mm =
+      prepareMatmul(rewriter, op, inType,
+                    /*affineProducers=*/kind != MmaKind::Wgmma || fewRows);
+  IndexBuilder ib{rewriter, loc};
+  if (mm.aSrc.computed() || mm.bSrc.computed())
     kind = MmaKind::MmaSync;
   if (usedKind)
     *usedKind = kind;
@@ -66,8 +77,10 @@ LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
         rewriter, loc, rewriter.getI32Type(), tiling.sharedBytes());
     auto launch = gpu::LaunchOp::create(rewriter, loc, gridX, gridY, gridZ,
                                         threads, one, one, shmem);
-    bool async = hasAlignedRows(aType) && hasAlignedRows(bType);
-    buildMmaSyncKernel(rewriter, loc, mm, async, tiling, launch);
+    bool asyncA = hasAlignedRows(aType) && !mm.aSrc.computed();
+    bool asyncB = hasAlignedRows(bType) && !mm.bSrc.computed();
+    buildMmaSyncKernel(rewriter, loc, mm, asyncA, asyncB, tiling, launch);
+    nameMatmulKernel(launch, op, mm, "mma_sync");
     finishMatmul(rewriter, op, mm);
     return success();
   }

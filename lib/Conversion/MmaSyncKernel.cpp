@@ -52,7 +52,9 @@ struct MmaSyncKernel {
   OpBuilder &b;
   Location loc;
   const MatmulOperands &mm;
-  bool asyncCopies;
+  /// Whether A and B are staged with cp.async (16-byte aligned rows of a
+  /// buffer, not a computed operand).
+  bool asyncA, asyncB;
   MmaSyncTiling tiling;
   IndexBuilder ib{b, loc};
 
@@ -63,13 +65,17 @@ struct MmaSyncKernel {
   /// shared memory stage `stage`, with zeros outside the matrices.
   void loadTiles(Value stage, Value kTile) {
     Value k0 = ib.mul(kTile, tiling.blockK);
-    loadTile(mm.a, stageA, stage, m0, k0, mm.m, mm.k, kBlockM, tiling.blockK);
-    loadTile(mm.b, stageB, stage, k0, n0, mm.k, mm.n, tiling.blockK, kBlockN);
+    loadTile(mm.aSrc, asyncA, stageA, stage, m0, k0, mm.m, mm.k, kBlockM,
+             tiling.blockK);
+    loadTile(mm.bSrc, asyncB, stageB, stage, k0, n0, mm.k, mm.n,
+             tiling.blockK, kBlockN);
   }
 
-  void loadTile(Value global, Value staged, Value stage, Value row0, Value col0,
+  void loadTile(const OperandSource &src, bool async, Value staged,
+                Value stage, Value row0, Value col0,
                 Value rows, Value cols, int64_t tileRows, int64_t tileCols) {
-    if (asyncCopies) {
+    Value global = src.buffer;
+    if (async) {
       // 16-byte chunks: tileRows * tileCols / 8 of them, spread over threads.
       int64_t chunksPerRow = tileCols / 8;
       int64_t perThread = tileRows * chunksPerRow / kMmaSyncThreads;
@@ -97,7 +103,10 @@ struct MmaSyncKernel {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value e = ib.add(tid, ib.mul(loop.getInductionVar(), kMmaSyncThreads));
-    Value row = ib.div(e, tileCols), col = ib.rem(e, tileCols);
+    // Consecutive threads on consecutive addresses of what is read: along a
+    // row, or down a column for a transposed source.
+    Value row = src.rowsContiguous ? ib.rem(e, tileRows) : ib.div(e, tileCols);
+    Value col = src.rowsContiguous ? ib.div(e, tileRows) : ib.rem(e, tileCols);
     Value gRow = ib.add(row0, row), gCol = ib.add(col0, col);
     Value valid = ib.land(ib.lt(gRow, rows), ib.lt(gCol, cols));
     auto ifOp = scf::IfOp::create(b, loc, TypeRange{mm.inType}, valid,
@@ -105,8 +114,7 @@ struct MmaSyncKernel {
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      Value v = memref::LoadOp::create(b, loc, global,
-                                       withBatch(batchIv, {gRow, gCol}));
+      Value v = src.load(b, loc, withBatch(batchIv, {gRow, gCol}));
       scf::YieldOp::create(b, loc, v);
       b.setInsertionPointToStart(&ifOp.getElseRegion().front());
       Value z = arith::ConstantOp::create(b, loc, mm.inType,
@@ -216,7 +224,7 @@ struct MmaSyncKernel {
   /// past the barrier (so every warp is also done reading the stage the
   /// next prefetch refills).
   void waitForTile() {
-    if (asyncCopies)
+    if (asyncA || asyncB)
       NVVM::CpAsyncWaitGroupOp::create(b, loc,
                                        b.getI32IntegerAttr(tiling.stages - 2));
     gpu::BarrierOp::create(b, loc);
@@ -232,7 +240,7 @@ struct MmaSyncKernel {
       b.setInsertionPointToStart(&prefetch.getThenRegion().front());
       loadTiles(ib.rem(next, tiling.stages), next);
     }
-    if (asyncCopies)
+    if (asyncA || asyncB)
       NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
 
@@ -278,7 +286,7 @@ struct MmaSyncKernel {
         b.setInsertionPointToStart(&hasK.getThenRegion().front());
         loadTiles(ib.c(s), ib.c(s));
       }
-      if (asyncCopies)
+      if (asyncA || asyncB)
         NVVM::CpAsyncCommitGroupOp::create(b, loc);
     }
 
@@ -397,9 +405,9 @@ bool mlir::amp::MmaSyncTiling::isValid(std::string &message) const {
 
 void mlir::amp::detail::buildMmaSyncKernel(OpBuilder &b, Location loc,
                                            const MatmulOperands &mm,
-                                           bool asyncCopies,
+                                           bool asyncA, bool asyncB,
                                            MmaSyncTiling tiling,
                                            gpu::LaunchOp launch) {
-  MmaSyncKernel kernel{b, loc, mm, asyncCopies, tiling};
+  MmaSyncKernel kernel{b, loc, mm, asyncA, asyncB, tiling};
   kernel.build(launch);
 }

@@ -64,6 +64,8 @@ LogicalResult mlir::amp::convertParallelLoopToLaunch(RewriterBase &rewriter,
   Value one = cst(1);
   auto launch = gpu::LaunchOp::create(rewriter, loc, grid, one, one,
                                       cst(blockSize), one, one);
+  if (Attribute what = loop->getAttr(kKernelNameAttrName))
+    launch->setAttr(kKernelNameAttrName, what);
   rewriter.setInsertionPointToStart(&launch.getBody().front());
   Value id = arith::AddIOp::create(rewriter, loc,
                                    arith::MulIOp::create(rewriter, loc,

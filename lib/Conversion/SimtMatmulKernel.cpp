@@ -33,12 +33,14 @@ struct SimtF32Kernel {
 
   /// Loads element (row0 + r, col0 + c) of `global` (zero outside) into
   /// staged[sr, sc], for the 1024 elements of a tile, 4 per thread.
-  void stage(Value global, Value staged, Value batchIv, Value tid, Value row0,
+  void stage(const OperandSource &src, Value staged, Value batchIv, Value tid, Value row0,
              Value col0, Value rows, Value cols, int64_t tileCols,
              bool transpose) {
     for (int64_t i = 0; i < kSimtBlock * kSimtBlockK / kSimtThreads; ++i) {
       Value e = ib.add(tid, i * kSimtThreads);
-      Value r = ib.div(e, tileCols), c = ib.rem(e, tileCols);
+      int64_t tileRows = kSimtBlock * kSimtBlockK / tileCols;
+      Value r = src.rowsContiguous ? ib.rem(e, tileRows) : ib.div(e, tileCols);
+      Value c = src.rowsContiguous ? ib.div(e, tileRows) : ib.rem(e, tileCols);
       Value gRow = ib.add(row0, r), gCol = ib.add(col0, c);
       Value valid = ib.land(ib.lt(gRow, rows), ib.lt(gCol, cols));
       auto ifOp = scf::IfOp::create(b, loc, TypeRange{b.getF32Type()}, valid,
@@ -46,8 +48,7 @@ struct SimtF32Kernel {
       {
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-        Value v = memref::LoadOp::create(b, loc, global,
-                                         withBatch(batchIv, {gRow, gCol}));
+        Value v = src.load(b, loc, withBatch(batchIv, {gRow, gCol}));
         scf::YieldOp::create(b, loc, v);
         b.setInsertionPointToStart(&ifOp.getElseRegion().front());
         scf::YieldOp::create(
@@ -94,9 +95,9 @@ struct SimtF32Kernel {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(loop.getBody());
       Value k0 = ib.mul(loop.getInductionVar(), kSimtBlockK);
-      stage(mm.a, tileA, batchIv, tid, m0, k0, mm.m, mm.k, kSimtBlockK,
+      stage(mm.aSrc, tileA, batchIv, tid, m0, k0, mm.m, mm.k, kSimtBlockK,
             /*transpose=*/true);
-      stage(mm.b, tileB, batchIv, tid, k0, n0, mm.k, mm.n, kSimtBlock,
+      stage(mm.bSrc, tileB, batchIv, tid, k0, n0, mm.k, mm.n, kSimtBlock,
             /*transpose=*/false);
       gpu::BarrierOp::create(b, loc);
       SmallVector<Value> acc(loop.getRegionIterArgs().begin(),
@@ -151,6 +152,7 @@ LogicalResult mlir::amp::rewriteMatmulToSimtKernel(RewriterBase &rewriter,
       mm.batch ? mm.batch : one, ib.c(kSimtThreads), one, one, shmem);
   SimtF32Kernel kernel{rewriter, loc, mm};
   kernel.build(launch);
+  nameMatmulKernel(launch, op, mm, "simt");
   finishMatmul(rewriter, op, mm);
   return success();
 }

@@ -353,6 +353,7 @@ LogicalResult mlir::amp::rewriteMatmulToSkinnyKernel(RewriterBase &rewriter,
     SkinnyKernel kernel{rewriter, loc,   mm, source ? source : mm.b,
                         rows,     splits};
     kernel.buildPartials(partials, kChunk, workspace);
+    nameMatmulKernel(partials, op, mm, workspace ? "skinny_splitk" : "skinny");
     if (workspace) {
       rewriter.setInsertionPointAfter(partials);
       Value outputs =
@@ -361,6 +362,7 @@ LogicalResult mlir::amp::rewriteMatmulToSkinnyKernel(RewriterBase &rewriter,
                                        ib.ceilDiv(outputs, kSkinnyThreads), one,
                                        one, ib.c(kSkinnyThreads), one, one);
       kernel.buildSplitSum(sum, workspace);
+      nameMatmulKernel(sum, op, mm, "skinny_sum");
       rewriter.setInsertionPointAfter(sum);
       memref::DeallocOp::create(rewriter, loc, workspace);
     }

@@ -397,5 +397,6 @@ LogicalResult mlir::amp::detail::buildWgmmaLaunch(RewriterBase &rewriter,
           .getResult(0);
   WgmmaKernel kernel{rewriter, loc, mm, kernelDescA, kernelDescB, blockN};
   kernel.build(launch);
+  nameMatmulKernel(launch, cast<linalg::LinalgOp>(op), mm, "wgmma");
   return success();
 }

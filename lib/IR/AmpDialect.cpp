@@ -11,6 +11,8 @@
 
 #include "amp/IR/AmpDialect.h"
 
+#include <cctype>
+
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -49,6 +51,14 @@ static bool isFunctionOrModule(Operation *op) {
 /// Runtime declarations carry amp.host_only.
 static bool isFunction(Operation *op) { return isa<FunctionOpInterface>(op); }
 
+/// GPU kernels before outlining (and the loops and linalg ops that become
+/// them) carry amp.kernel.
+static bool isKernelOrLoop(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  return name == "gpu.launch" || name == "scf.parallel" ||
+         op->getName().getDialectNamespace() == "linalg";
+}
+
 static const AnnotationKind kAnnotations[] = {
     {"amp.color", "a color attribute (#amp.color<green|gray|red>)",
      [](Attribute a) { return isa<ColorAttr>(a); }},
@@ -66,6 +76,17 @@ static const AnnotationKind kAnnotations[] = {
      "a function or a module"},
     {"amp.host_only", "a unit attribute",
      [](Attribute a) { return isa<UnitAttr>(a); }, isFunction, "a function"},
+    {"amp.kernel",
+     "a non-empty string of letters, digits and underscores (what the kernel "
+     "computes, e.g. \"softmax\")",
+     [](Attribute a) {
+       auto s = dyn_cast<StringAttr>(a);
+       return s && !s.getValue().empty() &&
+              llvm::all_of(s.getValue(), [](char c) {
+                return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+              });
+     },
+     isKernelOrLoop, "a gpu.launch, an scf.parallel or a linalg op"},
 };
 
 LogicalResult AmpDialect::verifyOperationAttribute(Operation *op,

@@ -12,6 +12,7 @@
 #include "amp/IR/AmpDialect.h"
 #include "amp/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
@@ -48,6 +49,8 @@ void mlir::amp::registerAmpDialects(DialectRegistry &registry) {
 }
 
 void mlir::amp::registerAmpGPUDependencies(DialectRegistry &registry) {
+  // Calls inlined before fusion (func.call needs the inliner extension).
+  func::registerInlinerExtension(registry);
   // Bufferization of the ops a mixed-precision model contains.
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(

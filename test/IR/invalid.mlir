@@ -92,7 +92,7 @@ module attributes {amp.policy = "f16"} {}
 // -----
 
 func.func @f(%x: f32) -> f32 {
-  // expected-error@+1 {{unknown amp annotation 'amp.colour' (known: amp.color, amp.precision, amp.policy, amp.layout_config, amp.host_only)}}
+  // expected-error@+1 {{unknown amp annotation 'amp.colour' (known: amp.color, amp.precision, amp.policy, amp.layout_config, amp.host_only, amp.kernel)}}
   %0 = arith.addf %x, %x {amp.colour = #amp.color<red>} : f32
   return %0 : f32
 }
@@ -151,4 +151,24 @@ func.func @f(%x: f32) -> f32 {
   // expected-error@+1 {{'amp.host_only' may only annotate a function, not 'arith.addf'}}
   %0 = arith.addf %x, %x {amp.host_only} : f32
   return %0 : f32
+}
+
+// -----
+
+func.func @f(%x: f32) -> f32 {
+  // expected-error@+1 {{'amp.kernel' may only annotate a gpu.launch, an scf.parallel or a linalg op, not 'arith.addf'}}
+  %0 = arith.addf %x, %x {amp.kernel = "add"} : f32
+  return %0 : f32
+}
+
+// -----
+
+func.func @f(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{'amp.kernel' must be a non-empty string of letters, digits and underscores (what the kernel computes, e.g. "softmax"), got "soft max"}}
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    scf.reduce
+  } {amp.kernel = "soft max"}
+  return
 }

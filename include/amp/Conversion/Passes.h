@@ -101,10 +101,12 @@ LogicalResult rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
                                               MmaKind *usedKind = nullptr,
                                               MmaSyncTiling tiling = {});
 
-/// Rewrites a 2-D convolution on tensors with 16-bit inputs and an f32
-/// output into im2col + linalg.matmul / linalg.batch_matmul.
-LogicalResult rewriteConvAsTensorCoreMatmul(RewriterBase &rewriter,
-                                            linalg::LinalgOp conv);
+/// Rewrites a 2-D convolution on tensors (NHWC HWCF/FHWC or NCHW FCHW, f16,
+/// bf16 or f32 inputs and an f32 output, static shapes) into an im2col
+/// gather generic (a constant padding of the input folded in) and a
+/// linalg.matmul / linalg.batch_matmul.
+LogicalResult rewriteConvAsMatmul(RewriterBase &rewriter,
+                                  linalg::LinalgOp conv);
 
 /// The patterns of --amp-gpu-fuse-elementwise (after its generalization of
 /// named elementwise ops): elementwise fusion of generic producers into
@@ -132,6 +134,21 @@ void reduceTrigonometricArguments(Operation *root);
 /// intrinsics that the NVPTX back end lowers to single instructions, in a
 /// form that the GPU-to-NVVM lowering keeps (never libdevice).
 void populateGPUMathToLLVMIntrinsicPatterns(RewritePatternSet &patterns);
+
+/// The attribute on a gpu.launch that says what the kernel computes (e.g.
+/// "matmul_mma_sync_bias_relu", "softmax"); --amp-gpu-name-kernels names
+/// the outlined kernel after it.
+constexpr llvm::StringLiteral kKernelNameAttrName = "amp.kernel";
+
+/// A short description of what `op`'s payload computes, for kernel names:
+/// "reduce" for reductions, else words such as bias, scale, add, relu,
+/// relu6, clamp, gelu, tanh, sigmoid, silu, exp, div, cast, transpose
+/// (at most three, in payload order).
+std::string describePayload(linalg::LinalgOp op);
+
+/// What the kernel of `op` computes: its amp.kernel attribute, the
+/// description of a generic's payload, or a named op's name.
+std::string describeLinalgOp(linalg::LinalgOp op);
 
 /// The unit attribute on runtime function declarations whose calls only read
 /// host memory and memref descriptors, never device data written by queued

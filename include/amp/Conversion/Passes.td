@@ -17,29 +17,50 @@
 include "mlir/Pass/PassBase.td"
 
 def AmpGPUConvToMatmulPass : Pass<"amp-gpu-conv-to-matmul"> {
-  let summary = "Rewrite 2-D convolutions with 16-bit inputs as im2col + "
-                "matmul so that they reach the Tensor Core kernels";
+  let summary = "Rewrite 2-D convolutions as an im2col gather and a matmul, "
+                "for the matmul kernels to compute as implicit GEMMs";
   let description = [{
     Rewrites `linalg.conv_2d_nhwc_hwcf`, `linalg.conv_2d_nhwc_fhwc` and
-    `linalg.conv_2d_nchw_fchw` on tensors whose input and filter are f16 or
-    bf16 and whose output is f32 into an im2col `linalg.generic` followed by
-    a contraction (upstream's `linalg::rewriteInIm2Col`), and specializes the
-    contraction back into `linalg.matmul` / `linalg.batch_matmul` where its
-    indexing maps allow it. Those are then picked up by
-    `--amp-gpu-matmul-to-mma`. Convolutions with FP32 operands (the SIMT
-    baseline) and other convolution kinds are left alone.
+    `linalg.conv_2d_nchw_fchw` on tensors with static shapes, any strides
+    and dilations, f16, bf16 (or, with `include-f32`, f32) input and filter
+    and an f32 output into:
+
+    * an im2col *gather*: a `linalg.generic` without operands whose payload
+      computes, from `linalg.index`, the input element each entry of the
+      im2col matrix reads and reads it with `tensor.extract`. A
+      `tensor.pad` of the input's spatial dimensions with a constant (also
+      behind an elementwise op of the padded tensor, such as mixed
+      precision's cast) is folded in: the gather reads the unpadded input
+      and yields the padding value outside it;
+    * `linalg.matmul`: NHWC, the batch folded into the rows
+      (`[N*OH*OW, KH*KW*C] x [KH*KW*C, F]`, an FHWC filter transposed, at
+      compile time when it is a constant); NCHW with batch 1
+      (`[F, C*KH*KW] x [C*KH*KW, OH*OW]`); or `linalg.batch_matmul` for NCHW
+      batches, the filter broadcast over the batch.
+
+    The matmul carries `amp.kernel = "conv2d"`. `--amp-gpu-matmul-to-mma`
+    computes the gather where its kernels load the operand, so the im2col
+    matrix is never stored: the convolution reads its tiles from the
+    activation tensor (an implicit GEMM).
 
     Example:
 
     ```mlir
     // amp-opt --amp-gpu-conv-to-matmul
+    %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] { ... yield %zero }
     %0 = linalg.conv_2d_nhwc_hwcf
-           ins(%x, %w : tensor<1x16x16x32xf16>, tensor<3x3x32x64xf16>)
-           outs(%o : tensor<1x14x14x64xf32>) -> tensor<1x14x14x64xf32>
-    // becomes an im2col linalg.generic producing tensor<1x196x288xf16> and a
-    // contraction of it with the collapsed filter tensor<288x64xf16>.
+           ins(%p, %w : tensor<1x16x16x32xf16>, tensor<3x3x32x64xf16>)
+           outs(%o : tensor<1x16x16x64xf32>) -> tensor<1x16x16x64xf32>
+    // becomes a gather producing tensor<256x288xf16> from %x (bounds
+    // checked), linalg.matmul with the collapsed filter tensor<288x64xf16>,
+    // and tensor.expand_shape back to tensor<1x16x16x64xf32>.
     ```
   }];
+  let options = [
+    Option<"includeF32", "include-f32", "bool", /*default=*/"true",
+           "Also rewrite f32 convolutions (for the tiled SIMT matmul kernel "
+           "of the FP32 baseline)">,
+  ];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect",
     "::mlir::tensor::TensorDialect",
@@ -92,6 +113,118 @@ def AmpGPUFuseElementwisePass : Pass<"amp-gpu-fuse-elementwise"> {
     "::mlir::arith::ArithDialect",
     "::mlir::affine::AffineDialect",
   ];
+}
+
+def AmpGPURowReductionsPass : Pass<"amp-gpu-row-reductions"> {
+  let summary = "Softmax, layer and RMS norms, means and global pooling on "
+                "buffers as one kernel with warp and block reductions";
+  let description = [{
+    Groups consecutive `linalg.generic` ops on memrefs (static shapes,
+    elements of at most 32 bits) that work over one row space: at least one
+    reduction whose leading loops are parallel (the rows) and whose other
+    loops reduce (the columns), and the ops after it that are elementwise
+    over the same rows and columns, or over the rows alone, reading the
+    reductions' results broadcast over the row. A softmax (max, sum of
+    exponentials, division), a layer norm (mean, variance, normalization),
+    an RMS norm and a global average pool (sum over the window, division)
+    are each one group. Named pooling ops are generalized first and take
+    part like any reduction.
+
+    Each group becomes one `gpu.launch` of 256-thread blocks: T threads per
+    row (the columns rounded up to a power of two, at most 256), 256 / T
+    rows per block. A reduction: each thread combines its columns from the
+    combiner's identity, the row's T partial values are combined with
+    `gpu.shuffle xor` (and through shared memory across warps when T > 32),
+    and the result is combined with the output's initial value: the
+    `linalg.fill` before the reduction, folded, or the value in memory.
+    Elementwise members compute their columns reading the row's results
+    from registers; ops over the rows alone are computed once per row.
+    Results read after the group are stored; reduction buffers nothing else
+    reads are removed. Combiners: `addf`, `mulf`, `maximumf`, `minimumf`,
+    `maxnumf`, `minnumf` and the integer `addi`, `maxsi`, `minsi`, `maxui`,
+    `minui`, `ori`, `andi`, `xori` (float sums are combined in a tree, so
+    they differ from a sequential sum by rounding).
+
+    A lone reduction over fewer than 32 columns (a 3x3 pooling window) is
+    left alone: one thread per output is the better mapping there.
+
+    Example:
+
+    ```mlir
+    // amp-opt --amp-gpu-row-reductions
+    linalg.fill ins(%ninf : f32) outs(%max : memref<64xf32>)
+    linalg.generic {... iterator_types = ["parallel", "reduction"]}
+        ins(%x : memref<64x1024xf32>) outs(%max : memref<64xf32>) { maximumf }
+    linalg.fill ins(%zero : f32) outs(%sum : memref<64xf32>)
+    linalg.generic {... ["parallel", "reduction"]}
+        ins(%x, %max : ...) outs(%sum : memref<64xf32>) { exp(x - max), addf }
+    linalg.generic {... ["parallel", "parallel"]}
+        ins(%x, %max, %sum : ...) outs(%y : memref<64x1024xf32>) { exp(x - max) / sum }
+    // becomes one gpu.launch (amp.kernel = "softmax") of 64 blocks of 256
+    // threads, one row each; %max and %sum are no longer buffers.
+    ```
+  }];
+  let statistics = [
+    Statistic<"numKernels", "row-kernels", "Groups mapped to one row kernel">,
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::arith::ArithDialect",
+  ];
+}
+
+def AmpGPULinalgToLoopsPass : Pass<"amp-gpu-linalg-to-loops"> {
+  let summary = "Lower the remaining linalg ops on buffers to scf.parallel "
+                "loops named for what they compute";
+  let description = [{
+    Upstream's lowering of linalg ops to parallel loops
+    (`linalg::linalgOpToParallelLoops`), which also tags the outermost
+    `scf.parallel` with `amp.kernel`: what the op computes (a named op's
+    name, e.g. `pooling_nchw_max`; a generic's payload described, e.g.
+    `bias_relu`, `cast`, `transpose`). `--amp-gpu-parallel-loops-to-launch`
+    carries it to the kernel and `--amp-gpu-name-kernels` names the kernel
+    after it.
+
+    Example:
+
+    ```mlir
+    // amp-opt --amp-gpu-linalg-to-loops
+    linalg.generic {... iterator_types = ["parallel"]}
+        ins(%x, %b : memref<64xf32>, memref<64xf32>) outs(%y : memref<64xf32>) {
+      addf, maximumf with 0
+    }
+    // becomes
+    scf.parallel (%i) = (%c0) to (%c64) step (%c1) { ... } {amp.kernel = "add_relu"}
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def AmpGPUNameKernelsPass : Pass<"amp-gpu-name-kernels", "::mlir::ModuleOp"> {
+  let summary = "Name every gpu.launch <function>_<n>_<what it computes>";
+  let description = [{
+    Sets the `function` and `module` names of every `gpu.launch` (what
+    kernel outlining names the kernel and its module) to
+    `<function>_<n>_<what>`: `n` counts the launches of the function in
+    program order, `what` is the launch's `amp.kernel` attribute (set by the
+    passes that build kernels: `conv2d_wgmma_bias_relu`, `softmax`,
+    `add_relu`, ...) or `kernel`. Names are made unique in the module. The
+    PTX, Nsight Systems and Compute, and `amp-emulate --trace/--profile`
+    show them.
+
+    Example:
+
+    ```mlir
+    // amp-opt --amp-gpu-name-kernels
+    func.func @forward(...) {
+      gpu.launch ... { ... } {amp.kernel = "softmax"}
+    // becomes
+      gpu.launch ... module(@forward_0_softmax) function(@forward_0_softmax) { ... }
+    ```
+  }];
 }
 
 def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
