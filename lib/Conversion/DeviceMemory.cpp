@@ -366,7 +366,10 @@ LogicalResult AmpGPUDeviceMemoryPass::runOnBlock(RewriterBase &rewriter,
       op = next;
       continue;
     }
-    if (isa<gpu::LaunchOp>(op) || !touchesDeviceMemory(op)) {
+    // Kernels and the runtime's own operations on device buffers (fills,
+    // copies) stay host calls.
+    if (isa<gpu::LaunchOp, gpu::MemsetOp, gpu::MemcpyOp>(op) ||
+        !touchesDeviceMemory(op)) {
       op = next;
       continue;
     }

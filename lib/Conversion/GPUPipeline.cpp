@@ -188,6 +188,9 @@ void mlir::amp::buildAmpGPUPipeline(OpPassManager &pm,
   // bufferization.clone -> alloc + copy (the copies become GPU copies).
   pm.addPass(createConvertBufferizationToMemRefPass());
 
+  // Copies whose readers can read the source instead.
+  pm.addNestedPass<func::FuncOp>(createAmpGPUForwardCopiesPass());
+
   // 4. Tensor Core kernels (and the tiled FP32 matmul kernel).
   AmpGPUMatmulToMmaPassOptions mma;
   mma.kind = !options.tensorCores ? "none" : wgmma ? "wgmma" : "mma-sync";

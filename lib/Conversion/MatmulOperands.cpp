@@ -188,14 +188,55 @@ SmallVector<Value> mlir::amp::detail::writtenBuffers(Operation *op) {
     return {bufferRoot(store.getMemRef())};
   if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp>(op))
     return {};
+  if (isa<gpu::LaunchOp>(op)) {
+    // A kernel amp built: what its ops write (stores, copies) outside it.
+    // Ops without a memory-effect interface (NVVM barriers, waits) write
+    // only what they are given.
+    auto outside = [&](Value v) {
+      if (Operation *def = v.getDefiningOp())
+        return !op->isAncestor(def);
+      return !op->isAncestor(
+          cast<BlockArgument>(v).getOwner()->getParentOp());
+    };
+    op->walk([&](Operation *nested) {
+      if (nested == op)
+        return;
+      auto iface = dyn_cast<MemoryEffectOpInterface>(nested);
+      if (!iface) {
+        for (Value v : nested->getOperands())
+          if (isa<BaseMemRefType>(v.getType()) && outside(v))
+            roots.push_back(bufferRoot(v));
+        return;
+      }
+      SmallVector<MemoryEffects::EffectInstance> effects;
+      iface.getEffects(effects);
+      for (const MemoryEffects::EffectInstance &e : effects)
+        if (isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect()) &&
+            e.getValue() && outside(e.getValue()))
+          roots.push_back(bufferRoot(e.getValue()));
+    });
+    return roots;
+  }
   std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
       getEffectsRecursively(op);
-  if (effects &&
-      llvm::none_of(*effects, [](const MemoryEffects::EffectInstance &e) {
-        return isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect());
-      }))
-    return {};
-  return touchedBuffers(op);
+  if (!effects)
+    return touchedBuffers(op);
+  // The buffers the writes name; a write that names no value could be
+  // anywhere.
+  for (const MemoryEffects::EffectInstance &e : *effects) {
+    if (!isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect()))
+      continue;
+    Value v = e.getValue();
+    if (!v)
+      return touchedBuffers(op);
+    if (Operation *def = v.getDefiningOp(); def && op->isAncestor(def))
+      continue; // shared memory or a buffer of its own
+    if (auto arg = dyn_cast<BlockArgument>(v);
+        arg && op->isAncestor(arg.getOwner()->getParentOp()))
+      continue;
+    roots.push_back(bufferRoot(v));
+  }
+  return roots;
 }
 
 /// The linalg.fill or splat-constant copy that last wrote C before `op`, if

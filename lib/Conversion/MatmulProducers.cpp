@@ -95,15 +95,16 @@ static linalg::GenericOp findProducer(Value value, Operation *point) {
       if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp,
               memref::DeallocOp>(user))
         continue;
-      auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
-      if (linalgOp && linalgOp.isDpsInput(&use))
-        continue; // a reader
-      if (isa<memref::LoadOp>(user))
-        continue;
       auto generic = dyn_cast<linalg::GenericOp>(user);
-      if (!generic || producer || !generic.isDpsInit(&use))
+      if (generic && generic.isDpsInit(&use)) {
+        if (producer)
+          return {};
+        producer = generic;
+        continue;
+      }
+      // Any other user must only read the buffer.
+      if (llvm::is_contained(writtenBuffers(user), root))
         return {};
-      producer = generic;
     }
   }
   if (!producer || producer->getBlock() != point->getBlock() ||

@@ -136,11 +136,9 @@ struct AmpGPUMatmulToMmaPass
     });
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : skinny) {
-      bool fused = false;
-      if (failed(rewriteMatmulToSkinnyKernel(rewriter, op, skinnyMaxM, &fused)))
+      if (failed(rewriteMatmulToSkinnyKernel(rewriter, op, skinnyMaxM)))
         continue;
       ++numSkinny;
-      numFusedRounding += fused;
     }
     for (linalg::LinalgOp op : simt)
       if (succeeded(rewriteMatmulToSimtKernel(rewriter, op)))

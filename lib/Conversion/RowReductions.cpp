@@ -983,7 +983,8 @@ static void emitGroup(RewriterBase &rewriter, Group &g) {
     for (Value v : m.op->getOperands())
       if (isa<BaseMemRefType>(v.getType()))
         used.insert(bufferRoot(v));
-  for (Operation *x = g.members.front().op->getNextNode(); x != launch;) {
+  Operation *first = g.members.front().op;
+  for (Operation *x = first == last ? last : first->getNextNode(); x != last;) {
     Operation *next = x->getNextNode();
     if (auto dealloc = dyn_cast<memref::DeallocOp>(x);
         dealloc && used.contains(bufferRoot(dealloc.getMemref())))

@@ -22,13 +22,15 @@
 //    SMs), so that N = 1536, K = 8960 still runs ~1000 blocks.
 //  - The 8 warps' partial sums meet in shared memory; with one split the
 //    block adds them into C (or the folded fill value). With several, each
-//    block writes its sums to a workspace and a second kernel adds the
-//    splits in a fixed order: deterministic, no atomics.
-//  - f16/bf16 inputs are widened to f32 (f32 accumulation, FMAs). When B is
-//    an f32 buffer rounded to 16 bits by an elementwise kernel that feeds
-//    only this matmul (a weight passed as an f32 argument, in mixed
-//    precision), the kernel reads the f32 source and rounds in registers:
-//    the same numbers, one kernel less, and B's bytes are read once.
+//    block writes its sums to a workspace, makes them visible to the GPU
+//    (membar.gl) and counts itself done on its column group's counter (an
+//    atomic add); the block that finds it was the last adds the splits'
+//    sums in split order: deterministic, one kernel.
+//  - f16/bf16 inputs are widened to f32 (f32 accumulation, FMAs). A and B
+//    are read through their OperandSource: a cast producing B (an f32
+//    weight argument rounded to 16 bits, in mixed precision) is computed in
+//    registers, the same numbers with one kernel less and B's bytes read
+//    once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,91 +80,30 @@ bool mlir::amp::isSkinnyMatmul(linalg::LinalgOp op, int64_t maxM) {
   return !ShapedType::isDynamic(m) && m <= maxM;
 }
 
-/// The f32 buffer that `b` (a 16-bit B operand of `matmul`) is rounded from
-/// when the rounding can move into the skinny kernel: `b` is a fresh buffer
-/// written only by an elementwise `arith.truncf` linalg.generic from a
-/// function argument of the same shape that nothing writes, and read only by
-/// `matmul` (besides its deallocation). Null otherwise.
-static Value fusableRoundedSource(Value b, Operation *matmul,
-                                  linalg::GenericOp &roundingKernel) {
-  roundingKernel = nullptr;
-  auto bType = cast_or_null<MemRefType>(b.getType());
-  if (!b.getDefiningOp<memref::AllocOp>() || !bType ||
-      !bType.getLayout().isIdentity())
-    return {};
-  linalg::GenericOp writer;
-  for (Operation *user : b.getUsers()) {
-    if (user == matmul || isa<memref::DeallocOp>(user))
-      continue;
-    auto generic = dyn_cast<linalg::GenericOp>(user);
-    if (!generic || writer)
-      return {};
-    writer = generic;
-  }
-  if (!writer || writer->getBlock() != matmul->getBlock() ||
-      !writer->isBeforeInBlock(matmul) || writer.getNumDpsInputs() != 1 ||
-      writer.getNumDpsInits() != 1 || writer.getDpsInits()[0] != b ||
-      writer.getNumLoops() != writer.getNumParallelLoops() ||
-      !llvm::all_of(writer.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isIdentity(); }))
-    return {};
-  // The body is `yield truncf(in)` with the default rounding.
-  Block &body = writer.getRegion().front();
-  auto trunc = dyn_cast<arith::TruncFOp>(body.front());
-  if (!trunc || body.getOperations().size() != 2 ||
-      trunc.getIn() != body.getArgument(0) || trunc.getRoundingmodeAttr() ||
-      body.getTerminator()->getOperand(0) != trunc.getResult())
-    return {};
-  Value source = writer.getDpsInputs()[0];
-  auto sourceType = dyn_cast<MemRefType>(source.getType());
-  if (!sourceType || !sourceType.getElementType().isF32() ||
-      sourceType.getShape() != bType.getShape() ||
-      !sourceType.getLayout().isIdentity() ||
-      sourceType.getMemorySpace() != bType.getMemorySpace())
-    return {};
-  // A function argument that only ever is read (as a DPS input): its values
-  // at the matmul are the ones the generic would have rounded.
-  auto arg = dyn_cast<BlockArgument>(source);
-  if (!arg || !arg.getOwner()->isEntryBlock() ||
-      !isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
-    return {};
-  for (OpOperand &use : source.getUses()) {
-    auto linalgUser = dyn_cast<linalg::LinalgOp>(use.getOwner());
-    if (!linalgUser || !linalgUser.isDpsInput(&use))
-      return {};
-  }
-  roundingKernel = writer;
-  return source;
-}
-
 namespace {
-/// Builds the two kernels; see the file header.
+/// Builds the kernel; see the file header.
 struct SkinnyKernel {
   OpBuilder &b;
   Location loc;
   const MatmulOperands &mm;
-  /// B as read by the kernel: mm.b, or the f32 source it was rounded from.
-  Value bSource;
   int64_t rows;
   int64_t splits;
   IndexBuilder ib{b, loc};
 
-  /// `v` (f32, f16 or bf16) as the f32 the products are computed in; with a
-  /// fused rounding, f32 -> inType -> f32.
+  /// `v` (f32, f16 or bf16) as the f32 the products are computed in.
   Value widen(Value v) {
     Type f32 = b.getF32Type();
-    if (v.getType() == mm.inType)
-      return v.getType() == f32
-                 ? v
-                 : arith::ExtFOp::create(b, loc, f32, v).getResult();
-    Value rounded = arith::TruncFOp::create(b, loc, mm.inType, v);
-    return arith::ExtFOp::create(b, loc, f32, rounded);
+    return v.getType() == f32
+               ? v
+               : arith::ExtFOp::create(b, loc, f32, v).getResult();
   }
 
   /// Partial sums of C over the split's K range, reduced over the block's
   /// warps; added into C when there is one split, else written to
-  /// `workspace[split, m, n]`.
-  void buildPartials(gpu::LaunchOp launch, Value kChunk, Value workspace) {
+  /// `workspace[split, m, n]` and summed by the last block of the column
+  /// group (`counters`: one per group, zero at launch).
+  void buildPartials(gpu::LaunchOp launch, Value kChunk, Value workspace,
+                     Value counters) {
     b.setInsertionPointToStart(&launch.getBody().front());
     Value tid = launch.getThreadIds().x;
     Value lane = ib.rem(tid, kSkinnyCols), warp = ib.div(tid, kSkinnyCols);
@@ -197,11 +138,9 @@ struct SkinnyKernel {
         SmallVector<Value> acc(in.begin(), in.end());
         for (int64_t u = 0; u < n; ++u) {
           Value k = ib.add(k0, u * kSkinnyKLanes);
-          Value bv = widen(
-              memref::LoadOp::create(b, loc, bSource, ValueRange{k, col}));
+          Value bv = widen(mm.bSrc.load(b, loc, ValueRange{k, col}));
           for (int64_t m = 0; m < rows; ++m) {
-            Value av = widen(
-                memref::LoadOp::create(b, loc, mm.a, ValueRange{ib.c(m), k}));
+            Value av = widen(mm.aSrc.load(b, loc, ValueRange{ib.c(m), k}));
             acc[m] = math::FmaOp::create(b, loc, av, bv, acc[m]);
           }
         }
@@ -278,103 +217,132 @@ struct SkinnyKernel {
       b.setInsertionPointToStart(&inC.getThenRegion().front());
       memref::StoreOp::create(b, loc, sum, workspace, ValueRange{split, m, n});
     }
+    if (workspace)
+      buildLastSplitSum(launch, n0, smem, workspace, counters);
     gpu::TerminatorOp::create(b, loc);
   }
 
-  /// C[m, n] += the splits' sums, added in split order.
-  void buildSplitSum(gpu::LaunchOp launch, Value workspace) {
-    b.setInsertionPointToStart(&launch.getBody().front());
-    Value o = ib.add(ib.mul(launch.getBlockIds().x, kSkinnyThreads),
-                     launch.getThreadIds().x);
-    Value m = b.createOrFold<arith::DivUIOp>(loc, o, mm.n);
-    Value n = b.createOrFold<arith::RemUIOp>(loc, o, mm.n);
+  /// The end of a split: the block's sums are in the workspace; the last
+  /// block of the column group to get there adds every split's sums, in
+  /// split order, into C (through the epilogue).
+  void buildLastSplitSum(gpu::LaunchOp launch, Value n0, Value smem,
+                         Value workspace, Value counters) {
+    Value tid = launch.getThreadIds().x;
+    // Every thread's workspace stores visible to the whole GPU, then one
+    // thread counts the block done.
+    NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
+    gpu::BarrierOp::create(b, loc);
+    auto wg = gpu::AddressSpaceAttr::get(b.getContext(),
+                                         gpu::AddressSpace::Workgroup);
+    Type i32 = b.getI32Type();
+    Value flag = memref::ViewOp::create(
+        b, loc, MemRefType::get({1}, i32, AffineMap(), wg), smem,
+        ib.c(flagOffset()), ValueRange{});
     {
+      auto first = scf::IfOp::create(b, loc, ib.eq(tid, 0), false);
       OpBuilder::InsertionGuard g(b);
-      auto inC = scf::IfOp::create(b, loc, ib.lt(m, mm.m),
-                                   /*withElseRegion=*/false);
-      b.setInsertionPointToStart(&inC.getThenRegion().front());
-      Value first =
-          memref::LoadOp::create(b, loc, workspace, ValueRange{ib.c(0), m, n});
-      auto loop = scf::ForOp::create(b, loc, ib.c(1), ib.c(splits), ib.c(1),
-                                     ValueRange{first});
-      b.setInsertionPointToStart(loop.getBody());
-      Value part = memref::LoadOp::create(
-          b, loc, workspace, ValueRange{loop.getInductionVar(), m, n});
-      scf::YieldOp::create(
-          b, loc,
-          arith::AddFOp::create(b, loc, loop.getRegionIterArgs()[0], part)
-              .getResult());
-      b.setInsertionPointAfter(loop);
-      accumulateIntoC(b, loc, mm, Value(), m, n, loop.getResult(0));
+      b.setInsertionPointToStart(&first.getThenRegion().front());
+      Value one = arith::ConstantIntOp::create(b, loc, i32, 1);
+      Value before = memref::AtomicRMWOp::create(
+          b, loc, arith::AtomicRMWKind::addi, one, counters,
+          ValueRange{launch.getBlockIds().x});
+      Value last = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, before,
+          arith::ConstantIntOp::create(b, loc, i32, splits - 1));
+      memref::StoreOp::create(b, loc,
+                              arith::ExtUIOp::create(b, loc, i32, last),
+                              flag, ValueRange{ib.c(0)});
     }
-    gpu::TerminatorOp::create(b, loc);
+    gpu::BarrierOp::create(b, loc);
+    Value isLast = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        memref::LoadOp::create(b, loc, flag, ValueRange{ib.c(0)}),
+        arith::ConstantIntOp::create(b, loc, i32, 0));
+    auto ifLast = scf::IfOp::create(b, loc, isLast, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifLast.getThenRegion().front());
+    NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
+    int64_t outputs = rows * kSkinnyCols;
+    for (int64_t first = 0; first < outputs; first += kSkinnyThreads) {
+      Value o = ib.add(tid, first);
+      OpBuilder::InsertionGuard g2(b);
+      if (first + kSkinnyThreads > outputs) {
+        auto inBlock = scf::IfOp::create(b, loc, ib.lt(o, ib.c(outputs)),
+                                         /*withElseRegion=*/false);
+        b.setInsertionPointToStart(&inBlock.getThenRegion().front());
+      }
+      Value m = ib.div(o, kSkinnyCols), n = ib.add(n0, ib.rem(o, kSkinnyCols));
+      auto inC = scf::IfOp::create(b, loc, ib.lt(n, mm.n), false);
+      b.setInsertionPointToStart(&inC.getThenRegion().front());
+      Value sum =
+          memref::LoadOp::create(b, loc, workspace, ValueRange{ib.c(0), m, n});
+      for (int64_t s = 1; s < splits; ++s)
+        sum = arith::AddFOp::create(
+            b, loc, sum,
+            memref::LoadOp::create(b, loc, workspace,
+                                   ValueRange{ib.c(s), m, n}));
+      accumulateIntoC(b, loc, mm, Value(), m, n, sum);
+    }
   }
+
+  /// Bytes of dynamic shared memory: the warps' sums, then the flag.
+  int64_t flagOffset() const { return kSkinnyKLanes * rows * kSkinnyCols * 4; }
+  int64_t sharedBytes() const { return flagOffset() + 4; }
 };
 } // namespace
 
 LogicalResult mlir::amp::rewriteMatmulToSkinnyKernel(RewriterBase &rewriter,
                                                      linalg::LinalgOp op,
-                                                     int64_t maxM,
-                                                     bool *fusedRounding) {
+                                                     int64_t maxM) {
   if (!isSkinnyMatmul(op, maxM))
     return rewriter.notifyMatchFailure(op, "not a matmul with few rows");
   Type inType = matmulInputType(op);
   Location loc = op.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
   MatmulOperands mm = prepareMatmul(rewriter, op, inType);
+  // Lanes walk B's columns: a transposed source of B would be read with a
+  // stride. Such a producer keeps its own kernel.
+  if (mm.bSrc.rowsContiguous)
+    mm.bSrc = matchOperandSource(mm.b, op, /*affine=*/false);
   auto aType = cast<MemRefType>(mm.a.getType());
   auto bType = cast<MemRefType>(mm.b.getType());
   int64_t rows = aType.getShape()[0];
   int64_t splits = skinnySplits(bType.getShape()[1], bType.getShape()[0]);
-
-  linalg::GenericOp roundingKernel;
-  Value source =
-      inType.isF32() ? Value() : fusableRoundedSource(mm.b, op, roundingKernel);
-  if (fusedRounding)
-    *fusedRounding = static_cast<bool>(source);
   guardNonEmpty(rewriter, mm);
   IndexBuilder ib{rewriter, loc};
   Value one = ib.c(1);
   Value kChunk = splits > 1 ? ib.ceilDiv(mm.k, splits) : mm.k;
-  Value workspace;
-  if (splits > 1)
+  Value groups = ib.ceilDiv(mm.n, kSkinnyCols);
+  Value workspace, counters;
+  if (splits > 1) {
     workspace = memref::AllocOp::create(
         rewriter, loc,
         MemRefType::get({splits, rows, bType.getShape()[1]},
                         rewriter.getF32Type()));
-  Value shmem =
-      arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
-                                   kSkinnyKLanes * rows * kSkinnyCols * 4);
-  auto partials = gpu::LaunchOp::create(
-      rewriter, loc, ib.ceilDiv(mm.n, kSkinnyCols), ib.c(splits), one,
-      ib.c(kSkinnyThreads), one, one, shmem);
+    counters = memref::AllocOp::create(
+        rewriter, loc,
+        MemRefType::get({ShapedType::kDynamic}, rewriter.getI32Type()),
+        ValueRange{groups});
+    gpu::MemsetOp::create(rewriter, loc, TypeRange{}, ValueRange{}, counters,
+                          arith::ConstantIntOp::create(
+                              rewriter, loc, rewriter.getI32Type(), 0));
+  }
+  SkinnyKernel kernel{rewriter, loc, mm, rows, splits};
+  Value shmem = arith::ConstantIntOp::create(
+      rewriter, loc, rewriter.getI32Type(), kernel.sharedBytes());
+  auto launch =
+      gpu::LaunchOp::create(rewriter, loc, groups, ib.c(splits), one,
+                            ib.c(kSkinnyThreads), one, one, shmem);
   {
     OpBuilder::InsertionGuard g(rewriter);
-    SkinnyKernel kernel{rewriter, loc,   mm, source ? source : mm.b,
-                        rows,     splits};
-    kernel.buildPartials(partials, kChunk, workspace);
-    nameMatmulKernel(partials, op, mm, workspace ? "skinny_splitk" : "skinny");
-    if (workspace) {
-      rewriter.setInsertionPointAfter(partials);
-      Value outputs =
-          rewriter.createOrFold<arith::MulIOp>(loc, ib.c(rows), mm.n);
-      auto sum = gpu::LaunchOp::create(rewriter, loc,
-                                       ib.ceilDiv(outputs, kSkinnyThreads), one,
-                                       one, ib.c(kSkinnyThreads), one, one);
-      kernel.buildSplitSum(sum, workspace);
-      nameMatmulKernel(sum, op, mm, "skinny_sum");
-      rewriter.setInsertionPointAfter(sum);
-      memref::DeallocOp::create(rewriter, loc, workspace);
-    }
+    kernel.buildPartials(launch, kChunk, workspace, counters);
+  }
+  nameMatmulKernel(launch, op, mm, workspace ? "skinny_splitk" : "skinny");
+  if (workspace) {
+    rewriter.setInsertionPointAfter(launch);
+    memref::DeallocOp::create(rewriter, loc, workspace);
+    memref::DeallocOp::create(rewriter, loc, counters);
   }
   finishMatmul(rewriter, op, mm);
-  if (roundingKernel) {
-    // The 16-bit copy of B is not needed any more.
-    Value rounded = roundingKernel.getDpsInits()[0];
-    rewriter.eraseOp(roundingKernel);
-    for (Operation *user : llvm::make_early_inc_range(rounded.getUsers()))
-      rewriter.eraseOp(user);
-    rewriter.eraseOp(rounded.getDefiningOp());
-  }
   return success();
 }

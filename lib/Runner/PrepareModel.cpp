@@ -24,6 +24,9 @@ namespace amp {
 using namespace mlir;
 using namespace mlir::amp;
 
+/// The argument attribute that bounds a weight argument's values.
+static constexpr llvm::StringLiteral kInputBoundAttrName = "amp.input_bound";
+
 namespace {
 struct AmpPrepareModelPass
     : public amp::impl::AmpPrepareModelPassBase<AmpPrepareModelPass> {
@@ -39,8 +42,17 @@ struct AmpPrepareModelPass
     if (failed(isolation))
       return signalPassFailure();
     numRemovedOps += isolation->numRemovedOps;
-    if (randomizeWeights)
-      numRandomized += runner::randomizeWeights(module, seed).numConstants;
+    if (!randomizeWeights)
+      return;
+    numRandomized += runner::randomizeWeights(module, seed).numConstants;
+    // Weights passed as arguments: the bound of the values a caller should
+    // give them (amp-run draws them so; amp-compile's harness reads it).
+    Builder b(&getContext());
+    for (BlockArgument arg : entryFn->getArguments())
+      if (std::optional<int64_t> fanIn =
+              runner::getWeightFanIn(arg, /*notFirstOperand=*/true))
+        entryFn->setArgAttr(arg.getArgNumber(), kInputBoundAttrName,
+                            b.getF64FloatAttr(runner::getHeUniformBound(*fanIn)));
   }
 };
 } // namespace

@@ -1,12 +1,16 @@
 // RUN: amp-opt %s --amp-gpu-matmul-to-mma="kind=wgmma simt-f32" --split-input-file | FileCheck %s
 // RUN: amp-opt %s --amp-gpu-matmul-to-mma="kind=wgmma simt-f32 skinny-max-m=0" --split-input-file | FileCheck %s --check-prefix=OFF
 
-// One row, wide B (280 column blocks): K is split over 4 blocks, the splits'
-// sums go through a workspace to a second kernel that adds them in order and
-// writes init + sum (the fill is folded).
+// One row, wide B (280 column blocks): K is split over 4 blocks; each block
+// writes its sums to a workspace, fences and counts itself done on its
+// column group's counter (zeroed by a memset before the launch); the last
+// block of the group adds the 4 splits in order and writes init + sum (the
+// fill is folded). One kernel.
 // CHECK-LABEL: func.func @gemv_f32_split_k
 // CHECK-NOT:     linalg.fill
 // CHECK:         %[[WS:.+]] = memref.alloc() : memref<4x1x8960xf32>
+// CHECK:         %[[CNT:.+]] = memref.alloc(%{{.+}}) : memref<?xi32>
+// CHECK:         gpu.memset %[[CNT]], %{{.+}} : memref<?xi32>, i32
 // CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %c280, {{.*}} = %c4{{(_[0-9]+)?}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c256, {{.*}}) dynamic_shared_memory_size
 // CHECK:           scf.if
 // CHECK:             scf.for
@@ -16,12 +20,19 @@
 // CHECK:           memref.view {{.*}} to memref<8x1x32xf32, #gpu.address_space<workgroup>>
 // CHECK:           gpu.barrier
 // CHECK:           memref.store %{{.*}}, %[[WS]]
-// CHECK:         gpu.launch
-// CHECK:           scf.for
-// CHECK:             memref.load %[[WS]]
-// CHECK:           arith.addf %cst
-// CHECK:           memref.store {{.*}} : memref<1x8960xf32>
+// CHECK:           nvvm.memory.barrier <gpu>
+// CHECK:           memref.atomic_rmw addi %{{.+}}, %[[CNT]]
+// CHECK:           arith.cmpi eq, %{{.+}}, %c3_i32
+// CHECK:           scf.if
+// CHECK:             memref.load %[[WS]][%c0
+// CHECK:             memref.load %[[WS]][%c1
+// CHECK:             memref.load %[[WS]][%c2
+// CHECK:             memref.load %[[WS]][%c3
+// CHECK:             arith.addf %cst
+// CHECK:             memref.store {{.*}} : memref<1x8960xf32>
+// CHECK-NOT:     gpu.launch
 // CHECK:         memref.dealloc %[[WS]]
+// CHECK:         memref.dealloc %[[CNT]]
 // OFF-LABEL: func.func @gemv_f32_split_k
 // OFF-NOT:     memref.alloc
 // OFF:         gpu.launch
@@ -96,17 +107,18 @@ func.func @gemv_f16_fused_rounding(%a: memref<1x512xf16>, %w: memref<512x64xf32>
 
 // -----
 
-// The rounded copy is read by something else too: it stays, and the kernel
-// reads it.
+// The rounded copy is read by something else too: the kernel still rounds
+// the f32 argument itself, and the copy stays for its other reader.
 #id = affine_map<(d0, d1) -> (d0, d1)>
-// CHECK-LABEL: func.func @negative_rounded_weight_shared
+// CHECK-LABEL: func.func @rounded_weight_shared
+// CHECK-SAME:    %[[W:[^:]+]]: memref<512x64xf32>
 // CHECK:         %[[B:.+]] = memref.alloc() : memref<512x64xf16>
 // CHECK:         linalg.generic
 // CHECK:         gpu.launch
-// CHECK:           memref.load %[[B]]
-// CHECK-NOT:       arith.truncf
+// CHECK:           memref.load %[[W]]
+// CHECK:           arith.truncf
 // CHECK:         memref.copy %[[B]]
-func.func @negative_rounded_weight_shared(%a: memref<1x512xf16>, %w: memref<512x64xf32>,
+func.func @rounded_weight_shared(%a: memref<1x512xf16>, %w: memref<512x64xf32>,
                                           %c: memref<1x64xf32>, %out: memref<512x64xf16>) {
   %b = memref.alloc() : memref<512x64xf16>
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}

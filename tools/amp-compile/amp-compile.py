@@ -168,11 +168,16 @@ def find_signature(module_text, entry):
         args = []
         for arg in split_top_level(args_text):
             arg_type = arg.split(":", 1)[1].strip() if ":" in arg else arg
+            # A weight argument's bound (amp-prepare-model with random
+            # weights): its random inputs are drawn like amp-run draws them.
+            bound = re.search(r"amp\.input_bound = ([0-9.eE+-]+)", arg_type)
             arg_type = re.sub(r"\{.*\}\s*$", "", arg_type).strip()
             parsed = parse_tensor_type(arg_type)
             if not parsed:
                 fail("argument type %s of @%s is not supported by the "
                      "harness (ranked static tensors only)" % (arg_type, name))
+            if bound:
+                parsed["bound"] = float(bound.group(1))
             args.append(parsed)
         results = []
         for res in split_top_level(results_text):
@@ -227,9 +232,10 @@ def generate_harness(name, args, results, target):
         for t in tensors:
             ctype, size, kind = ELEMENT_TYPES[t["type"]]
             shape = ", ".join(str(d) for d in t["shape"]) or ""
-            rows.append('  {"%s", %d, %d, "%s", {%s}},' % (
-                t["type"], size, len(t["shape"]), kind, shape))
-        return "\n".join(rows) if rows else "  {\"\", 0, 0, \"\", {}},"
+            rows.append('  {"%s", %d, %d, "%s", {%s}, %r},' % (
+                t["type"], size, len(t["shape"]), kind, shape,
+                float(t.get("bound", 1.0))))
+        return "\n".join(rows) if rows else "  {\"\", 0, 0, \"\", {}, 1.0},"
 
     call_args = ", ".join(result_arg + [
         "(%s *)&inputDescs[%d]" % (descriptor_type(len(a["shape"])), i)

@@ -82,14 +82,13 @@ LogicalResult rewriteMatmulToSimtKernel(RewriterBase &rewriter,
 bool isSkinnyMatmul(linalg::LinalgOp op, int64_t maxM);
 
 /// Replaces `op` (for which isSkinnyMatmul holds) by the skinny SIMT
-/// kernel(s): 32 columns per block, K split over the block's warps and, for
-/// narrow B, over blocks (then a second kernel adds the splits). A 16-bit B
-/// rounded from an f32 function argument for this matmul alone is read as
-/// f32 and rounded in registers, and the rounding kernel is erased;
-/// `fusedRounding` says whether that happened.
+/// kernel: 32 columns per block, K split over the block's warps and, for
+/// narrow B, over blocks (the last block of a column group then adds the
+/// splits in order). A and B are read through their producers where these
+/// can be evaluated (a cast of an f32 weight argument: rounded in
+/// registers).
 LogicalResult rewriteMatmulToSkinnyKernel(RewriterBase &rewriter,
-                                          linalg::LinalgOp op, int64_t maxM,
-                                          bool *fusedRounding = nullptr);
+                                          linalg::LinalgOp op, int64_t maxM);
 
 /// Replaces `op` (for which isTensorCoreMatmul holds) by a gpu.launch that
 /// computes it on Tensor Cores with the given instruction family. A wgmma

@@ -227,6 +227,35 @@ def AmpGPUNameKernelsPass : Pass<"amp-gpu-name-kernels", "::mlir::ModuleOp"> {
   }];
 }
 
+def AmpGPUForwardCopiesPass : Pass<"amp-gpu-forward-copies"> {
+  let summary = "Let the readers of a copied buffer read the copy's source";
+  let description = [{
+    A `memref.copy` or `linalg.copy` on buffers whose target is a fresh
+    allocation that later linalg ops in the same block only read (as
+    inputs): when nothing writes the source before the last reader, the
+    readers read the source instead (a strided view is fine for them), and
+    the copy, its allocation and deallocation are removed. Bufferization
+    leaves such copies for a slice of a result copied out before a cast,
+    or a tensor copied before an elementwise op: on the GPU each is a
+    kernel or a device copy, and a buffer.
+
+    Example:
+
+    ```mlir
+    // amp-opt --amp-gpu-forward-copies
+    %s = memref.subview %r[0, 0, 0] [1, 1, 8] [1, 1, 1] : ... to memref<1x8xf16, strided<[1024, 1]>>
+    %t = memref.alloc() : memref<1x8xf16>
+    linalg.copy ins(%s : ...) outs(%t : memref<1x8xf16>)
+    linalg.generic ... ins(%t : memref<1x8xf16>) outs(%o : memref<1x8xf32>) { extf }
+    // becomes
+    linalg.generic ... ins(%s : memref<1x8xf16, strided<[1024, 1]>>) outs(%o : memref<1x8xf32>) { extf }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numForwarded", "forwarded-copies", "Copies removed">,
+  ];
+}
+
 def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
   let summary = "Rewrite f16/bf16 x f16/bf16 -> f32 matmuls on buffers into "
                 "Tensor Core GPU kernels (mma.sync or wgmma)";
@@ -342,8 +371,6 @@ def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
               "FP32 matmuls mapped to the tiled SIMT kernel">,
     Statistic<"numSkinny", "skinny-kernels",
               "Matmuls with few rows mapped to the skinny kernel">,
-    Statistic<"numFusedRounding", "fused-roundings",
-              "Roundings of B to 16 bits done inside the skinny kernel">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

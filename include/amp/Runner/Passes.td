@@ -90,7 +90,10 @@ def AmpPrepareModelPass : Pass<"amp-prepare-model", "::mlir::ModuleOp"> {
     - with `randomize-weights`, every float constant that a contraction
       reads as a weight gets seeded He-uniform values (`amp-run
       --randomize-weights`, same `seed`, same values): models shipped with
-      splat weights compute something worth comparing.
+      splat weights compute something worth comparing. A weight passed as
+      an argument gets the argument attribute `amp.input_bound = b : f64`,
+      the He-uniform bound amp-run draws it with, for harnesses that make
+      inputs (amp-compile's draws it uniform in [-b, b)).
 
     Example: `amp-opt model.mlir --amp-prepare-model="randomize-weights seed=7"`.
   }];
