@@ -166,6 +166,11 @@ void Launch::completeTx(Cta &cta, uint32_t offset, int64_t bytes,
   if (bar.pending == 0 && bar.tx == 0) {
     ++bar.phase;
     bar.pending = bar.expected;
+    // As in arrive(): a phase several threads arrived on (a stage that the
+    // producer warpgroup's threads stored, and TMA filled the rest of)
+    // orders their stores before the waiters' reads.
+    if (bar.expected > 1)
+      nextEpoch(cta);
   }
 }
 

@@ -43,7 +43,13 @@ namespace {
 
 /// The geometry of one 2-D convolution, and what its gather reads.
 struct ConvGeometry {
-  enum class Layout { NhwcHwcf, NhwcFhwc, NchwFchw } layout;
+  enum class Layout {
+    NhwcHwcf,
+    NhwcFhwc,
+    NchwFchw,
+    DepthwiseNchwChw,
+    DepthwiseNhwcHwc
+  } layout;
   int64_t n, c, ih, iw, f, kh, kw, oh, ow;
   int64_t sh, sw, dh, dw;
   int64_t padTop = 0, padLeft = 0;
@@ -52,6 +58,13 @@ struct ConvGeometry {
   Value source;
   /// The padding value (null: no padding folded).
   Value padValue;
+  bool isNchw() const {
+    return layout == Layout::NchwFchw || layout == Layout::DepthwiseNchwChw;
+  }
+  bool isDepthwise() const {
+    return layout == Layout::DepthwiseNchwChw ||
+           layout == Layout::DepthwiseNhwcHwc;
+  }
   /// An elementwise op of one tensor between the padding and the
   /// convolution (a cast: a unary linalg.generic, or arith.truncf/extf on
   /// tensors), applied to each value read; null if none.
@@ -94,6 +107,14 @@ static FailureOr<ConvGeometry> readGeometry(linalg::LinalgOp conv) {
     g.layout = ConvGeometry::Layout::NchwFchw;
     strides = c.getStrides();
     dilations = c.getDilations();
+  } else if (auto c = dyn_cast<linalg::DepthwiseConv2DNchwChwOp>(op)) {
+    g.layout = ConvGeometry::Layout::DepthwiseNchwChw;
+    strides = c.getStrides();
+    dilations = c.getDilations();
+  } else if (auto c = dyn_cast<linalg::DepthwiseConv2DNhwcHwcOp>(op)) {
+    g.layout = ConvGeometry::Layout::DepthwiseNhwcHwc;
+    strides = c.getStrides();
+    dilations = c.getDilations();
   } else {
     return failure();
   }
@@ -109,7 +130,7 @@ static FailureOr<ConvGeometry> readGeometry(linalg::LinalgOp conv) {
   g.dw = attrAt(dilations, 1);
   ArrayRef<int64_t> in = inType.getShape(), w = wType.getShape(),
                     out = outType.getShape();
-  bool nchw = g.layout == ConvGeometry::Layout::NchwFchw;
+  bool nchw = g.isNchw();
   g.n = in[0];
   g.c = nchw ? in[1] : in[3];
   g.ih = nchw ? in[2] : in[1];
@@ -125,6 +146,12 @@ static FailureOr<ConvGeometry> readGeometry(linalg::LinalgOp conv) {
     break;
   case ConvGeometry::Layout::NchwFchw:
     g.f = w[0], g.kh = w[2], g.kw = w[3];
+    break;
+  case ConvGeometry::Layout::DepthwiseNchwChw:
+    g.f = w[0], g.kh = w[1], g.kw = w[2];
+    break;
+  case ConvGeometry::Layout::DepthwiseNhwcHwc:
+    g.kh = w[0], g.kw = w[1], g.f = w[2];
     break;
   }
   g.source = conv.getDpsInputs()[0];
@@ -167,10 +194,52 @@ static FailureOr<ConvGeometry> readGeometry(linalg::LinalgOp conv) {
   return g;
 }
 
+/// The input element at (n, ch, h, w) (before the padding offsets) as the
+/// convolution reads it: through the folded padding (the padding value
+/// outside the input) and the folded elementwise op; of type `elt`.
+static Value readInput(OpBuilder &b, Location l, const ConvGeometry &g,
+                       Type elt, Value n, Value ch, Value h, Value w) {
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, l, v); };
+  Value inBounds;
+  if (g.padValue) {
+    h = arith::SubIOp::create(b, l, h, cst(g.padTop));
+    w = arith::SubIOp::create(b, l, w, cst(g.padLeft));
+    auto within = [&](Value v, int64_t size) {
+      Value lo =
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, v, cst(0));
+      Value hi = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, v,
+                                       cst(size));
+      return arith::AndIOp::create(b, l, lo, hi).getResult();
+    };
+    inBounds = arith::AndIOp::create(b, l, within(h, g.ih), within(w, g.iw));
+    // Outside the input: read element 0 and use the padding value.
+    h = arith::SelectOp::create(b, l, inBounds, h, cst(0));
+    w = arith::SelectOp::create(b, l, inBounds, w, cst(0));
+  }
+  SmallVector<Value> at = g.isNchw() ? SmallVector<Value>{n, ch, h, w}
+                                     : SmallVector<Value>{n, h, w, ch};
+  Value v = tensor::ExtractOp::create(b, l, g.source, at);
+  if (g.padValue)
+    v = arith::SelectOp::create(b, l, inBounds, v, g.padValue);
+  if (auto generic = dyn_cast_or_null<linalg::GenericOp>(g.elementwise)) {
+    Block &body = generic.getRegion().front();
+    IRMapping mapping;
+    mapping.map(body.getArgument(0), v);
+    for (Operation &op : body.without_terminator())
+      b.clone(op, mapping);
+    v = mapping.lookupOrDefault(body.getTerminator()->getOperand(0));
+  } else if (auto trunc = dyn_cast_or_null<arith::TruncFOp>(g.elementwise)) {
+    v = arith::TruncFOp::create(b, l, elt, v, trunc.getRoundingmodeAttr(),
+                                trunc.getFastmathAttr());
+  } else if (isa_and_nonnull<arith::ExtFOp>(g.elementwise)) {
+    v = arith::ExtFOp::create(b, l, elt, v);
+  }
+  return v;
+}
+
 /// The gather: a generic of `shape` (element type `elt`) whose element at
 /// the loop indices is the input at the position `position` computes from
-/// them (n, channel, h, w before the padding offsets), or the padding value
-/// outside the input, through the folded elementwise op.
+/// them (n, channel, h, w before the padding offsets), read by readInput.
 static Value buildGather(
     RewriterBase &rewriter, Location loc, const ConvGeometry &g,
     ArrayRef<int64_t> shape, Type elt,
@@ -181,7 +250,6 @@ static Value buildGather(
       rewriter.getMultiDimIdentityMap(shape.size())};
   SmallVector<utils::IteratorType> iters(shape.size(),
                                          utils::IteratorType::parallel);
-  bool nchw = g.layout == ConvGeometry::Layout::NchwFchw;
   auto gather = linalg::GenericOp::create(
       rewriter, loc, TypeRange{empty.getType()}, ValueRange{},
       ValueRange{empty}, maps, iters,
@@ -190,46 +258,7 @@ static Value buildGather(
         for (unsigned d = 0; d < shape.size(); ++d)
           idx.push_back(linalg::IndexOp::create(b, l, d));
         auto [n, ch, h, w] = position(b, idx);
-        auto cst = [&](int64_t v) {
-          return arith::ConstantIndexOp::create(b, l, v);
-        };
-        Value inBounds;
-        if (g.padValue) {
-          h = arith::SubIOp::create(b, l, h, cst(g.padTop));
-          w = arith::SubIOp::create(b, l, w, cst(g.padLeft));
-          auto within = [&](Value v, int64_t size) {
-            Value lo = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge,
-                                             v, cst(0));
-            Value hi = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
-                                             v, cst(size));
-            return arith::AndIOp::create(b, l, lo, hi).getResult();
-          };
-          inBounds =
-              arith::AndIOp::create(b, l, within(h, g.ih), within(w, g.iw));
-          // Outside the input: read element 0 and use the padding value.
-          h = arith::SelectOp::create(b, l, inBounds, h, cst(0));
-          w = arith::SelectOp::create(b, l, inBounds, w, cst(0));
-        }
-        SmallVector<Value> at = nchw ? SmallVector<Value>{n, ch, h, w}
-                                     : SmallVector<Value>{n, h, w, ch};
-        Value v = tensor::ExtractOp::create(b, l, g.source, at);
-        if (g.padValue)
-          v = arith::SelectOp::create(b, l, inBounds, v, g.padValue);
-        if (auto generic = dyn_cast_or_null<linalg::GenericOp>(g.elementwise)) {
-          Block &body = generic.getRegion().front();
-          IRMapping mapping;
-          mapping.map(body.getArgument(0), v);
-          for (Operation &op : body.without_terminator())
-            b.clone(op, mapping);
-          v = mapping.lookupOrDefault(body.getTerminator()->getOperand(0));
-        } else if (auto trunc =
-                       dyn_cast_or_null<arith::TruncFOp>(g.elementwise)) {
-          v = arith::TruncFOp::create(b, l, elt, v, trunc.getRoundingmodeAttr(),
-                                      trunc.getFastmathAttr());
-        } else if (isa_and_nonnull<arith::ExtFOp>(g.elementwise)) {
-          v = arith::ExtFOp::create(b, l, elt, v);
-        }
-        linalg::YieldOp::create(b, l, v);
+        linalg::YieldOp::create(b, l, readInput(b, l, g, elt, n, ch, h, w));
       });
   return gather.getResult(0);
 }
@@ -291,6 +320,56 @@ static Value foldTransposedConstant(RewriterBase &rewriter, Location loc,
 
 } // namespace
 
+/// A depthwise convolution as a reduction generic over (n, c, oh, ow) rows
+/// and (kh, kw) columns that reads the input (padding folded, as the gather)
+/// in its payload and the filter as an operand; --amp-gpu-row-reductions
+/// computes it, with the ops over its rows that follow (batch norm,
+/// activation), in one kernel.
+static LogicalResult rewriteDepthwise(RewriterBase &rewriter,
+                                      linalg::LinalgOp conv,
+                                      const ConvGeometry &g) {
+  Location loc = conv.getLoc();
+  MLIRContext *ctx = rewriter.getContext();
+  Value filter = conv.getDpsInputs()[1];
+  Value init = conv.getDpsInits()[0];
+  Type in = getElementTypeOrSelf(conv.getDpsInputs()[0].getType());
+  Type out = getElementTypeOrSelf(init.getType());
+  bool nchw = g.isNchw();
+  // Loops: NCHW (n, c, oh, ow, kh, kw); NHWC (n, oh, ow, c, kh, kw).
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  unsigned cLoop = nchw ? 1 : 3, ohLoop = nchw ? 2 : 1, owLoop = nchw ? 3 : 2;
+  AffineMap filterMap =
+      nchw ? AffineMap::get(6, 0, {d(1), d(4), d(5)}, ctx)
+           : AffineMap::get(6, 0, {d(4), d(5), d(3)}, ctx);
+  AffineMap outMap = AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx);
+  SmallVector<utils::IteratorType> iters(4, utils::IteratorType::parallel);
+  iters.append(2, utils::IteratorType::reduction);
+  rewriter.setInsertionPoint(conv);
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{init.getType()}, ValueRange{filter},
+      ValueRange{init}, ArrayRef<AffineMap>{filterMap, outMap}, iters,
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        auto index = [&](unsigned i) {
+          return linalg::IndexOp::create(b, l, i).getResult();
+        };
+        Idx ix{b, l};
+        Value h = ix.mulAdd(index(ohLoop), g.sh, index(4), g.dh);
+        Value w = ix.mulAdd(index(owLoop), g.sw, index(5), g.dw);
+        Value x = readInput(b, l, g, in, index(0), index(cLoop), h, w);
+        Value f = args[0];
+        if (x.getType() != out)
+          x = arith::ExtFOp::create(b, l, out, x);
+        if (f.getType() != out)
+          f = arith::ExtFOp::create(b, l, out, f);
+        Value product = arith::MulFOp::create(b, l, x, f);
+        linalg::YieldOp::create(
+            b, l, arith::AddFOp::create(b, l, args[1], product).getResult());
+      });
+  generic->setAttr(kKernelNameAttrName, rewriter.getStringAttr("dwconv2d"));
+  rewriter.replaceOp(conv, generic.getResults());
+  return success();
+}
+
 LogicalResult mlir::amp::rewriteConvAsMatmul(RewriterBase &rewriter,
                                              linalg::LinalgOp conv) {
   if (!conv.hasPureTensorSemantics() || conv.getNumDpsInputs() != 2 ||
@@ -306,6 +385,10 @@ LogicalResult mlir::amp::rewriteConvAsMatmul(RewriterBase &rewriter,
   if (failed(geometry))
     return rewriter.notifyMatchFailure(conv, "unsupported convolution");
   const ConvGeometry &g = *geometry;
+  if (g.isDepthwise()) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    return rewriteDepthwise(rewriter, conv, g);
+  }
   Location loc = conv.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(conv);
@@ -426,7 +509,8 @@ struct AmpGPUConvToMatmulPass
     SmallVector<linalg::LinalgOp> convs;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (isa<linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNhwcFhwcOp,
-              linalg::Conv2DNchwFchwOp>(op.getOperation()))
+              linalg::Conv2DNchwFchwOp, linalg::DepthwiseConv2DNchwChwOp,
+              linalg::DepthwiseConv2DNhwcHwcOp>(op.getOperation()))
         convs.push_back(op);
     });
     IRRewriter rewriter(&getContext());

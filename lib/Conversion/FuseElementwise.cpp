@@ -57,8 +57,12 @@ void mlir::amp::populateAmpGPUFusionPatterns(RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   // Only generic producers into generic consumers: named contractions stay
   // named (with their 16-bit operands).
+  // Not into a generic that says what kernel it is (a depthwise
+  // convolution): fusion would rebuild it without that name, and its
+  // kernel evaluates such producers where it reads them anyway.
   linalg::ControlFusionFn intoGenerics = [](OpOperand *fused) {
     return isa<linalg::GenericOp>(fused->getOwner()) &&
+           !fused->getOwner()->hasAttr(kKernelNameAttrName) &&
            isa_and_nonnull<linalg::GenericOp>(fused->get().getDefiningOp());
   };
   linalg::populateElementwiseOpsFusionPatterns(patterns, intoGenerics);

@@ -127,7 +127,7 @@ std::string mlir::amp::describePayload(linalg::LinalgOp op) {
   std::string name;
   unsigned count = 0;
   for (StringRef w : words) {
-    if (count++ == 3)
+    if (count++ == 4)
       break;
     if (!name.empty())
       name += "_";

@@ -128,7 +128,7 @@ mlir::amp::detail::matchEpilogue(RewriterBase &rewriter, linalg::LinalgOp op) {
                        generic.getNumLoops() ==
                            generic.getNumParallelLoops() &&
                        generic.isDpsInput(&use) &&
-                       generic.getMatchingIndexingMap(&use).isPermutation();
+                       isPermutationUpToUnitDims(generic, &use);
       if (candidate && (!consumer || generic->isBeforeInBlock(consumer))) {
         if (consumer)
           otherReaders = true;
@@ -266,11 +266,10 @@ void MatmulEpilogue::emit(OpBuilder &b, Location loc, const MatmulOperands &mm,
     memref::StoreOp::create(b, loc, sum, mm.cMat,
                             withBatch(batchIv, {row, col}));
 
-  // The consumer's loop indices: C's map is a permutation.
-  AffineMap cMap = consumer.getMatchingIndexingMap(cOperand);
-  SmallVector<Value> iters(consumer.getNumLoops());
-  for (unsigned i = 0; i < cMap.getNumResults(); ++i)
-    iters[cMap.getDimPosition(i)] = viewIndices[i];
+  // The consumer's loop indices: C's map is a permutation (up to unit
+  // dimensions).
+  SmallVector<Value> iters =
+      loopIndicesAt(b, loc, consumer, cOperand, viewIndices);
 
   Block &body = consumer.getRegion().front();
   IRMapping mapping;

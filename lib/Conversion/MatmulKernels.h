@@ -88,6 +88,18 @@ SmallVector<Value> touchedBuffers(Operation *op);
 /// touch; none for ops without write effects.
 SmallVector<Value> writtenBuffers(Operation *op);
 
+/// Whether `operand` of `op` covers the op's loops one to one: each
+/// result of its indexing map is a distinct loop dimension, or the constant
+/// 0 for a unit dimension of the operand, and every loop that no result
+/// names has one iteration (the `(0, d1, d2, d3)` maps of batch-1 models).
+bool isPermutationUpToUnitDims(linalg::LinalgOp op, OpOperand *operand);
+
+/// The loop indices of `op` at `operandIndices` of `operand` (for which
+/// isPermutationUpToUnitDims holds); loops no result names are 0.
+SmallVector<Value> loopIndicesAt(OpBuilder &b, Location loc,
+                                 linalg::LinalgOp op, OpOperand *operand,
+                                 ArrayRef<Value> operandIndices);
+
 struct MatmulOperands;
 
 /// Where a kernel loads a matmul operand (A or B) from: its buffer, or the
@@ -108,6 +120,10 @@ struct OperandSource {
   /// The producer reads its source contiguously along the operand's rows
   /// (a transpose): walk tiles row-fastest for coalesced loads.
   bool rowsContiguous = false;
+
+  /// The producer computes where it reads (an im2col): not a cast,
+  /// transpose or broadcast that a kernel of its own could materialize.
+  bool gather = false;
 
   bool computed() const { return static_cast<bool>(producer); }
   /// The operand's element at `indices` (its own indices, batch first).
@@ -221,9 +237,10 @@ void buildMmaSyncKernel(OpBuilder &b, Location loc, const MatmulOperands &mm,
                         gpu::LaunchOp launch);
 
 /// Whether the wgmma kernel takes a matmul of these operand types (TMA needs
-/// 16-byte aligned row strides; batches are flattened into rows, which needs
-/// whole tiles along M and K).
-bool fitsWgmma(MemRefType aType, MemRefType bType, bool isBatch);
+/// 16-byte aligned row strides of what it loads; batches are flattened into
+/// rows, which needs whole tiles along M and K and no computed operand).
+bool fitsWgmma(MemRefType aType, MemRefType bType, bool isBatch,
+               bool computeA = false, bool computeB = false);
 
 /// Builds the host calls that make A's and B's TMA descriptors and the
 /// launch of the wgmma kernel at the rewriter's insertion point.

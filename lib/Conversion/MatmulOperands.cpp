@@ -15,6 +15,7 @@
 #include "MatmulKernels.h"
 
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -239,25 +240,156 @@ SmallVector<Value> mlir::amp::detail::writtenBuffers(Operation *op) {
   return roots;
 }
 
-/// The linalg.fill or splat-constant copy that last wrote C before `op`, if
-/// nothing in between touches C's buffer.
-static Operation *findInit(linalg::LinalgOp op) {
-  Value c = op.getDpsInits()[0];
-  Value root = bufferRoot(c);
-  for (Operation *x = op->getPrevNode(); x; x = x->getPrevNode()) {
-    if (auto fill = dyn_cast<linalg::FillOp>(x);
-        fill && fill.hasPureBufferSemantics() && fill.getDpsInits()[0] == c)
-      return fill.getInputs()[0].getType().isF32() ? x : nullptr;
-    // Bufferization writes a constant zero output (`outs(%cst : tensor<..>)`
-    // with %cst an arith.constant) as a copy from a constant global: a
-    // device-to-device copy and an upload per call, for one value.
-    if (auto copy = dyn_cast<memref::CopyOp>(x);
-        copy && copy.getTarget() == c)
-      return splatF32Global(copy.getSource()) ? x : nullptr;
+bool mlir::amp::detail::isPermutationUpToUnitDims(linalg::LinalgOp op,
+                                                  OpOperand *operand) {
+  AffineMap map = op.getMatchingIndexingMap(operand);
+  auto type = dyn_cast<ShapedType>(operand->get().getType());
+  if (!type || type.getRank() != map.getNumResults())
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  llvm::SmallBitVector named(map.getNumDims());
+  for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      if (named.test(dim.getPosition()))
+        return false;
+      named.set(dim.getPosition());
+      continue;
+    }
+    auto cst = dyn_cast<AffineConstantExpr>(expr);
+    if (!cst || cst.getValue() != 0 || type.getDimSize(i) != 1)
+      return false;
+  }
+  for (unsigned d = 0; d < map.getNumDims(); ++d)
+    if (!named.test(d) && ranges[d] != 1)
+      return false;
+  return true;
+}
+
+SmallVector<Value> mlir::amp::detail::loopIndicesAt(
+    OpBuilder &b, Location loc, linalg::LinalgOp op, OpOperand *operand,
+    ArrayRef<Value> operandIndices) {
+  AffineMap map = op.getMatchingIndexingMap(operand);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  SmallVector<Value> loops(map.getNumDims(), zero);
+  for (auto [i, expr] : llvm::enumerate(map.getResults()))
+    if (auto dim = dyn_cast<AffineDimExpr>(expr))
+      loops[dim.getPosition()] = operandIndices[i];
+  return loops;
+}
+
+namespace {
+/// What wrote C last before a matmul, when it is one value everywhere.
+struct InitialValue {
+  /// The value (f32), defined before the matmul.
+  Value value;
+  /// A constant to create instead (a splat global).
+  FloatAttr constant;
+  /// The ops to erase (the fill, or the copy and what filled its source).
+  SmallVector<Operation *> writers;
+};
+} // namespace
+
+static int64_t numElements(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  return type.hasStaticShape() ? type.getNumElements() : -1;
+}
+
+/// The one value `op` writes into every element of its buffer output: a
+/// linalg.fill, or a generic without inputs that yields a value from
+/// outside (a fill in generic form); null otherwise.
+static Value fillValue(Operation *op) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return fill.hasPureBufferSemantics() ? fill.getInputs()[0] : Value();
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || !generic.hasPureBufferSemantics() ||
+      generic.getNumDpsInputs() != 0 || generic.getNumDpsInits() != 1 ||
+      generic.getNumLoops() != generic.getNumParallelLoops() ||
+      !generic.getIndexingMapsArray()[0].isIdentity())
+    return {};
+  Block &body = generic.getRegion().front();
+  Value yielded = body.getTerminator()->getOperand(0);
+  if (Operation *def = yielded.getDefiningOp();
+      def && def->getBlock() == &body)
+    return {};
+  if (isa<BlockArgument>(yielded) &&
+      cast<BlockArgument>(yielded).getOwner() == &body)
+    return {};
+  return yielded;
+}
+
+/// The last writer of `buffer`'s root before `before`, if nothing in
+/// between touches the root; null otherwise.
+static Operation *lastWriter(Value buffer, Operation *before) {
+  Value root = bufferRoot(buffer);
+  for (Operation *x = before->getPrevNode(); x; x = x->getPrevNode()) {
+    // Views and allocations neither read nor write.
+    if (isMemoryEffectFree(x) || isa<memref::AllocOp>(x))
+      continue;
+    SmallVector<Value> written = writtenBuffers(x);
+    if (llvm::is_contained(written, root))
+      return x;
     if (llvm::is_contained(touchedBuffers(x), root))
       return nullptr;
   }
   return nullptr;
+}
+
+/// The value every element of C holds when `op` starts, if one: a fill of
+/// C's whole buffer (or its generic form), a copy of a splat constant, or a
+/// copy of a filled buffer.
+static std::optional<InitialValue> findInit(linalg::LinalgOp op) {
+  Value c = op.getDpsInits()[0];
+  Value root = bufferRoot(c);
+  int64_t size = numElements(c);
+  if (size < 0 || numElements(root) != size)
+    return std::nullopt;
+  Operation *writer = lastWriter(c, op);
+  if (!writer)
+    return std::nullopt;
+  InitialValue init;
+  init.writers.push_back(writer);
+  if (Value v = fillValue(writer)) {
+    if (!v.getType().isF32())
+      return std::nullopt;
+    init.value = v;
+    return init;
+  }
+  auto copy = dyn_cast<memref::CopyOp>(writer);
+  if (!copy || bufferRoot(copy.getTarget()) != root ||
+      numElements(copy.getTarget()) != size)
+    return std::nullopt;
+  // Bufferization writes a constant zero output (`outs(%cst : tensor<..>)`
+  // with %cst an arith.constant) as a copy from a constant global: a
+  // device-to-device copy and an upload per call, for one value.
+  if (FloatAttr splat = splatF32Global(copy.getSource())) {
+    init.constant = splat;
+    return init;
+  }
+  // A copy of a buffer a fill wrote (a bias broadcast to C, copied because
+  // the filled tensor was used twice).
+  Operation *sourceWriter = lastWriter(copy.getSource(), copy);
+  Value v = sourceWriter ? fillValue(sourceWriter) : Value();
+  if (!v || !v.getType().isF32() ||
+      numElements(copy.getSource()) != numElements(bufferRoot(copy.getSource())))
+    return std::nullopt;
+  init.value = v;
+  // The fill goes too when nothing else reads what it wrote.
+  Value sourceRoot = bufferRoot(copy.getSource());
+  bool otherReaders = false;
+  SmallVector<Value> views{sourceRoot};
+  for (size_t i = 0; i < views.size(); ++i)
+    for (Operation *user : views[i].getUsers()) {
+      if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(user)) {
+        views.push_back(user->getResult(0));
+        continue;
+      }
+      if (user != copy.getOperation() && user != sourceWriter &&
+          !isa<memref::DeallocOp>(user))
+        otherReaders = true;
+    }
+  if (!otherReaders)
+    init.writers.push_back(sourceWriter);
+  return init;
 }
 
 MatmulOperands mlir::amp::detail::prepareMatmul(RewriterBase &rewriter,
@@ -265,16 +397,14 @@ MatmulOperands mlir::amp::detail::prepareMatmul(RewriterBase &rewriter,
                                                 Type inType,
                                                 bool affineProducers) {
   MatmulOperands mm;
-  if (Operation *init = findInit(op)) {
-    if (auto fill = dyn_cast<linalg::FillOp>(init)) {
-      mm.init = fill.getInputs()[0];
-    } else {
+  if (std::optional<InitialValue> init = findInit(op)) {
+    mm.init = init->value;
+    if (init->constant) {
       rewriter.setInsertionPoint(op);
-      mm.init = arith::ConstantOp::create(
-          rewriter, op.getLoc(),
-          splatF32Global(cast<memref::CopyOp>(init).getSource()));
+      mm.init = arith::ConstantOp::create(rewriter, op.getLoc(), init->constant);
     }
-    rewriter.eraseOp(init);
+    for (Operation *writer : init->writers)
+      rewriter.eraseOp(writer);
   }
   mm.epilogue = matchEpilogue(rewriter, op);
   // How many block tiles read each element of A (one per 256 columns of C)

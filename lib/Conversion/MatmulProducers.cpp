@@ -112,8 +112,7 @@ static linalg::GenericOp findProducer(Value value, Operation *point) {
       !producer.hasPureBufferSemantics() || producer.getNumDpsInits() != 1 ||
       producer.getNumLoops() != producer.getNumParallelLoops() ||
       !isRowMajor(producer.getDpsInits()[0]) ||
-      !producer.getMatchingIndexingMap(producer.getDpsInitOperand(0))
-           .isPermutation())
+      !isPermutationUpToUnitDims(producer, producer.getDpsInitOperand(0)))
     return {};
   Block &body = producer.getRegion().front();
   if (!body.getArgument(producer.getNumDpsInputs()).use_empty())
@@ -219,10 +218,8 @@ struct Evaluator {
         linear = b.createOrFold<arith::DivUIOp>(loc, linear, viewSizes[d]);
       }
     }
-    AffineMap outMap = producer.getMatchingIndexingMap(out);
-    SmallVector<Value> iters(producer.getNumLoops());
-    for (unsigned i = 0; i < outMap.getNumResults(); ++i)
-      iters[outMap.getDimPosition(i)] = viewIndices[i];
+    SmallVector<Value> iters =
+        loopIndicesAt(b, loc, producer, out, viewIndices);
 
     Block &body = producer.getRegion().front();
     IRMapping mapping;
@@ -283,8 +280,11 @@ static bool readsRowsContiguously(linalg::GenericOp producer, Value operand) {
     return false;
   AffineMap outMap =
       producer.getMatchingIndexingMap(producer.getDpsInitOperand(0));
-  unsigned rowLoop = outMap.getDimPosition(rank - 2);
-  unsigned colLoop = outMap.getDimPosition(rank - 1);
+  auto rowDim = dyn_cast<AffineDimExpr>(outMap.getResult(rank - 2));
+  auto colDim = dyn_cast<AffineDimExpr>(outMap.getResult(rank - 1));
+  if (!rowDim || !colDim)
+    return false;
+  unsigned rowLoop = rowDim.getPosition(), colLoop = colDim.getPosition();
   for (OpOperand *input : producer.getDpsInputOperands()) {
     auto type = dyn_cast<MemRefType>(input->get().getType());
     if (!type || type.getRank() == 0)
@@ -314,8 +314,10 @@ OperandSource mlir::amp::detail::matchOperandSource(Value operand,
       source.producers.clear();
     }
   }
-  if (source.producer)
+  if (source.producer) {
     source.rowsContiguous = readsRowsContiguously(source.producer, operand);
+    source.gather = !isAffineProducer(source.producer);
+  }
   return source;
 }
 

@@ -47,22 +47,25 @@ LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
   auto aType = cast<MemRefType>(op.getDpsInputs()[0].getType());
   auto bType = cast<MemRefType>(op.getDpsInputs()[1].getType());
   bool isBatch = isa<linalg::BatchMatmulOp>(op.getOperation());
-  if (kind == MmaKind::Wgmma && !fitsWgmma(aType, bType, isBatch))
-    kind = MmaKind::MmaSync;
-  // The wgmma kernel's TMA loads buffers: casts, transposes and broadcasts
-  // producing its operands stay kernels of their own, unless the matmul has
-  // at most one 128-row block tile of rows (B is then read once, and a
-  // 128-row wgmma tile gains little), where evaluating them in the
-  // mma.sync kernel saves their kernels; a gather (an implicit GEMM) takes
-  // the mma.sync kernel.
+  // On sm_90a, casts, transposes and broadcasts producing an operand stay
+  // kernels of their own (TMA then loads their buffers), unless the matmul
+  // has at most one 128-row block tile of rows (B is then read once, and a
+  // 128-row wgmma tile gains little), where the mma.sync kernel evaluates
+  // them and saves their kernels. A gather (an implicit GEMM's im2col) is
+  // computed by the wgmma kernel's producer warpgroup.
   int64_t m = aType.getDimSize(aType.getRank() - 2);
   bool fewRows = !ShapedType::isDynamic(m) && m <= 128;
   MatmulOperands mm =
       prepareMatmul(rewriter, op, inType,
                     /*affineProducers=*/kind != MmaKind::Wgmma || fewRows);
   IndexBuilder ib{rewriter, loc};
-  if (mm.aSrc.computed() || mm.bSrc.computed())
-    kind = MmaKind::MmaSync;
+  if (kind == MmaKind::Wgmma) {
+    bool affine = (mm.aSrc.computed() && !mm.aSrc.gather) ||
+                  (mm.bSrc.computed() && !mm.bSrc.gather);
+    if (affine || !fitsWgmma(aType, bType, isBatch, mm.aSrc.computed(),
+                             mm.bSrc.computed()))
+      kind = MmaKind::MmaSync;
+  }
   if (usedKind)
     *usedKind = kind;
   guardNonEmpty(rewriter, mm);

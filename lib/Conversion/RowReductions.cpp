@@ -42,6 +42,7 @@
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -60,6 +61,8 @@ using namespace mlir::amp::detail;
 namespace {
 
 constexpr int64_t kRowThreads = 256;
+/// Rows of at most this many columns get one thread each.
+constexpr int64_t kOneThreadCols = 16;
 
 //===----------------------------------------------------------------------===//
 // Combiners
@@ -506,10 +509,25 @@ struct RowKernel {
   SmallVector<Value> rowCoords;
   /// Results of reductions and rows-only members: (member, output) -> value.
   DenseMap<std::pair<unsigned, unsigned>, Value> rowValues;
+  /// Where the members' inputs (and the buffers their payloads load) are
+  /// read from: the producers that can be evaluated instead of loaded.
+  DenseMap<Value, OperandSource> sources;
+
+  Value loadFrom(Value memref, ValueRange indices) {
+    auto it = sources.find(memref);
+    if (it != sources.end())
+      return it->second.load(b, loc, indices);
+    return memref::LoadOp::create(b, loc, memref, indices);
+  }
   Value smem; // i8 dynamic shared memory
   int64_t smemOffset = 0;
 
+  /// Threads per row: one for short rows (a pooling window, a 3x3
+  /// depthwise convolution: the thread's loop is shorter than a shuffle
+  /// tree), else the columns rounded up to a power of two, at most 256.
   static int64_t pickThreads(int64_t cols) {
+    if (cols <= kOneThreadCols)
+      return 1;
     int64_t t = 1;
     while (t < cols && t < kRowThreads)
       t *= 2;
@@ -591,10 +609,10 @@ struct RowKernel {
           mapping.map(arg, rowValues.lookup(*rv));
           continue;
         }
-      mapping.map(arg, memref::LoadOp::create(
-                           b, loc, value,
-                           applyMap(m.op.getMatchingIndexingMap(&operand),
-                                    loops)));
+      mapping.map(arg,
+                  loadFrom(value, applyMap(m.op.getMatchingIndexingMap(
+                                               &operand),
+                                           loops)));
     }
   }
 
@@ -614,6 +632,14 @@ struct RowKernel {
         continue;
       if (auto index = dyn_cast<linalg::IndexOp>(op)) {
         mapping.map(index.getResult(), loops[index.getDim()]);
+        continue;
+      }
+      if (auto load = dyn_cast<memref::LoadOp>(op);
+          load && sources.count(load.getMemRef())) {
+        SmallVector<Value> at;
+        for (Value i : load.getIndices())
+          at.push_back(mapping.lookupOrDefault(i));
+        mapping.map(load.getResult(), loadFrom(load.getMemRef(), at));
         continue;
       }
       b.clone(op, mapping);
@@ -894,8 +920,19 @@ struct RowKernel {
   }
 };
 
-/// A short name for the kernel: softmax, norm, pool, reduce.
+/// A short name for the kernel: softmax, norm, pool, reduce, or what the
+/// first member says it is (a depthwise convolution) and what the ops over
+/// its rows compute.
 static std::string describe(const Group &g) {
+  if (auto what = g.members.front().op->getAttrOfType<StringAttr>(
+          kKernelNameAttrName)) {
+    std::string name = what.getValue().str();
+    for (const Member &m : llvm::drop_begin(g.members))
+      if (m.kind != MemberKind::Reduction)
+        if (std::string rest = describePayload(m.op); !rest.empty())
+          name += "_" + rest;
+    return name;
+  }
   bool exp = false, max = false, rsqrt = false, sum = false;
   for (const Member &m : g.members) {
     m.op.getRegion().walk([&](Operation *op) {
@@ -960,6 +997,29 @@ static void emitGroup(RewriterBase &rewriter, Group &g) {
     if (needed)
       kernel.storedOutputs.insert({w.member, w.output});
   }
+  // Inputs (and payload loads) produced before the group by generics
+  // that can be evaluated where the kernel reads them (a cast of a depthwise
+  // convolution's input).
+  for (const Member &m : g.members) {
+    auto addSource = [&](Value v) {
+      if (!isa<MemRefType>(v.getType()) || kernel.sources.count(v))
+        return;
+      Value root = bufferRoot(v);
+      if (llvm::any_of(g.writes,
+                       [&](const Group::Write &w) { return w.root == root; }))
+        return;
+      OperandSource source = matchOperandSource(v, last, /*affine=*/true,
+                                                /*rereads=*/1);
+      if (source.computed())
+        kernel.sources[v] = std::move(source);
+    };
+    for (OpOperand *input : m.op.getDpsInputOperands())
+      addSource(input->get());
+    m.op.getRegion().walk([&](memref::LoadOp load) {
+      if (!m.op->isAncestor(load.getMemRef().getParentBlock()->getParentOp()))
+        addSource(load.getMemRef());
+    });
+  }
   int64_t cols = g.space.numCols();
   kernel.threadsPerRow = RowKernel::pickThreads(cols);
   kernel.rowsPerBlock = kRowThreads / kernel.threadsPerRow;
@@ -996,6 +1056,8 @@ static void emitGroup(RewriterBase &rewriter, Group &g) {
       rewriter.eraseOp(fill);
     rewriter.eraseOp(m.op);
   }
+  for (auto &[value, source] : kernel.sources)
+    finishOperandSource(rewriter, source);
   // Reduction buffers nothing reads any more (not stored): their
   // allocation, views and deallocations go.
   for (const Group::Write &w : g.writes) {
@@ -1029,22 +1091,32 @@ static void emitGroup(RewriterBase &rewriter, Group &g) {
   }
 }
 
-/// Whether a group is worth its kernel: a reduction, and more than one
-/// member or enough columns for several threads (a 3x3 window's maximum
-/// is best one thread per output).
-static bool worthIt(const Group &g) {
-  return g.hasReduction() &&
-         (g.members.size() > 1 || g.space.numCols() >= 32);
-}
+/// Whether a group gets a row kernel: any group with a reduction (a lone
+/// small-window reduction too: its kernel folds the fill of its output and
+/// the ops over its rows that follow).
+static bool worthIt(const Group &g) { return g.hasReduction(); }
 
 static void foldFills(Group &g);
 
 /// Finds the groups of `block` and rewrites them.
+namespace {
+/// Remembers the ops a rewrite erased (a group's kernel erases buffers and
+/// deallocations further down the block).
+struct ErasedOps : public RewriterBase::Listener {
+  DenseSet<Operation *> erased;
+  void notifyOperationErased(Operation *op) override { erased.insert(op); }
+};
+} // namespace
+
 static unsigned rewriteBlock(RewriterBase &rewriter, Block &block) {
   unsigned kernels = 0;
   SmallVector<Operation *> ops;
   for (Operation &op : block)
     ops.push_back(&op);
+  ErasedOps erasedOps;
+  OpBuilder::Listener *previous = rewriter.getListener();
+  rewriter.setListener(&erasedOps);
+  auto restore = llvm::make_scope_exit([&] { rewriter.setListener(previous); });
   std::optional<Group> current;
   // Buffers the current group reads and writes (roots), for the ops in
   // between members.
@@ -1057,6 +1129,8 @@ static unsigned rewriteBlock(RewriterBase &rewriter, Block &block) {
     current.reset();
   };
   for (Operation *op : ops) {
+    if (erasedOps.erased.contains(op))
+      continue;
     auto generic = dyn_cast<linalg::GenericOp>(op);
     std::optional<std::pair<Member, RowSpace>> classified;
     if (generic)

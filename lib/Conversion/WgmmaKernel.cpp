@@ -67,6 +67,10 @@ struct WgmmaKernel {
   Value descA, descB;
   int64_t blockN;
   IndexBuilder ib{b, loc};
+  /// A or B computed by the producer warpgroup (an implicit GEMM's gather)
+  /// instead of loaded by TMA.
+  bool computeA = mm.aSrc.computed(), computeB = mm.bSrc.computed();
+  bool computes() const { return computeA || computeB; }
 
   // What the producer and the consumers share, set by build().
   Value smem;   // the dynamic shared memory, bytes
@@ -130,9 +134,13 @@ struct WgmmaKernel {
     auto barType = nvgpu::MBarrierGroupType::get(ctx, wg, 2 * kWgStages);
     bars = nvgpu::MBarrierCreateOp::create(b, loc, barType);
     Value isFirstThread = ib.land(ib.eq(tid, 0), ib.eq(warpgroup, 0));
+    // "full": the TMA thread's arrival (with the transaction bytes), and
+    // one per producer thread when they store a computed operand.
+    int64_t fullArrivals = computes() ? 1 + 128 : 1;
     ifThen(isFirstThread, [&] {
       for (int64_t s = 0; s < kWgStages; ++s) {
-        nvgpu::MBarrierInitOp::create(b, loc, bars, ib.c(1), ib.c(s), Value());
+        nvgpu::MBarrierInitOp::create(b, loc, bars, ib.c(fullArrivals),
+                                      ib.c(s), Value());
         nvgpu::MBarrierInitOp::create(b, loc, bars, ib.c(4 * kWgConsumers),
                                       ib.c(kWgStages + s), Value());
       }
@@ -141,11 +149,15 @@ struct WgmmaKernel {
 
     kTiles = ib.ceilDiv(mm.k, kWgBlockK);
 
-    // Producer: warpgroup 0, one thread issues the loads.
+    // Producer: warpgroup 0; one thread issues the TMA loads, all of them
+    // compute a computed operand.
     ifThen(ib.eq(warpgroup, 0), [&] {
       NVVM::SetMaxRegisterOp::create(b, loc, kWgProducerRegs,
                                      NVVM::SetMaxRegisterAction::decrease);
-      ifThen(ib.eq(tid, 0), [&] { buildProducer(rowA0, rowB0, n0); });
+      if (computes())
+        buildProducer(rowA0, rowB0, m0, n0, tid);
+      else
+        ifThen(ib.eq(tid, 0), [&] { buildProducer(rowA0, rowB0, m0, n0, tid); });
     });
 
     // Consumers: warpgroups 1..kWgConsumers.
@@ -159,8 +171,10 @@ struct WgmmaKernel {
     gpu::TerminatorOp::create(b, loc);
   }
 
-  /// The producer's loop (one thread): TMA loads of every K step.
-  void buildProducer(Value rowA0, Value rowB0, Value n0) {
+  /// The producer's loop: TMA loads of every K step (thread 0), and the
+  /// computed operands' tiles (every producer thread, when there are any).
+  void buildProducer(Value rowA0, Value rowB0, Value m0, Value n0,
+                     Value tid) {
     auto aTileType = smemType({kWgBlockM, kWgBlockK}, mm.inType);
     auto bBoxType = smemType({kWgBlockK, kWgBoxN}, mm.inType);
     auto loop = scf::ForOp::create(b, loc, ib.c(0), kTiles, ib.c(1));
@@ -176,23 +190,103 @@ struct WgmmaKernel {
           b, loc, bars, parityOf(ib.sub(round, ib.c(1))), ib.c(10000000),
           ib.add(s, kWgStages));
     });
-    nvgpu::MBarrierArriveExpectTxOp::create(
-        b, loc, bars, ib.c(stageBytes(blockN)), s, Value());
     Value k0 = ib.mul(kt, kWgBlockK);
-    Value aDst = memref::ViewOp::create(b, loc, aTileType, smem,
-                                        stageOffset(s, 0), ValueRange{});
-    // TMA coordinates are innermost first.
-    nvgpu::TmaAsyncLoadOp::create(b, loc, aDst, bars, descA,
-                                  ValueRange{k0, rowA0}, s, Value(), Value());
-    Value kRow = ib.add(rowB0, k0);
-    for (int64_t box = 0; box < blockN / kWgBoxN; ++box) {
-      Value dst = memref::ViewOp::create(
-          b, loc, bBoxType, smem,
-          stageOffset(s, kWgTileABytes + box * kWgBoxBBytes), ValueRange{});
-      nvgpu::TmaAsyncLoadOp::create(b, loc, dst, bars, descB,
-                                    ValueRange{ib.add(n0, box * kWgBoxN), kRow},
-                                    s, Value(), Value());
+    int64_t txBytes = (computeA ? 0 : kWgTileABytes) +
+                      (computeB ? 0 : blockN / kWgBoxN * kWgBoxBBytes);
+    auto issueLoads = [&] {
+      if (txBytes)
+        nvgpu::MBarrierArriveExpectTxOp::create(b, loc, bars, ib.c(txBytes),
+                                                s, Value());
+      else
+        nvgpu::MBarrierArriveOp::create(
+            b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), bars, s);
+      if (!computeA) {
+        Value aDst = memref::ViewOp::create(b, loc, aTileType, smem,
+                                            stageOffset(s, 0), ValueRange{});
+        // TMA coordinates are innermost first.
+        nvgpu::TmaAsyncLoadOp::create(b, loc, aDst, bars, descA,
+                                      ValueRange{k0, rowA0}, s, Value(),
+                                      Value());
+      }
+      if (!computeB) {
+        Value kRow = ib.add(rowB0, k0);
+        for (int64_t box = 0; box < blockN / kWgBoxN; ++box) {
+          Value dst = memref::ViewOp::create(
+              b, loc, bBoxType, smem,
+              stageOffset(s, kWgTileABytes + box * kWgBoxBBytes),
+              ValueRange{});
+          nvgpu::TmaAsyncLoadOp::create(
+              b, loc, dst, bars, descB,
+              ValueRange{ib.add(n0, box * kWgBoxN), kRow}, s, Value(),
+              Value());
+        }
+      }
+    };
+    if (!computes()) {
+      issueLoads();
+      return;
     }
+    ifThen(ib.eq(tid, 0), issueLoads);
+    if (computeA)
+      storeComputedTile(mm.aSrc, s, /*offset=*/0, kWgBlockM, kWgBlockK, m0,
+                        k0, mm.m, mm.k, tid, /*boxCols=*/kWgBlockK);
+    if (computeB)
+      storeComputedTile(mm.bSrc, s, kWgTileABytes, kWgBlockK, blockN, k0, n0,
+                        mm.k, mm.n, tid, /*boxCols=*/kWgBoxN);
+    // The generic-proxy stores, visible to wgmma's async proxy; then this
+    // thread's arrival.
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+    nvgpu::MBarrierArriveOp::create(
+        b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), bars, s);
+  }
+
+  /// The producer warpgroup's 128 threads compute a rows x cols tile of a
+  /// computed operand (zero outside it) and store it where TMA would have:
+  /// boxes of `boxCols` columns (128 bytes a row), rows in 128-byte
+  /// swizzle atoms (16-byte chunk c of row r at chunk c ^ (r % 8)).
+  void storeComputedTile(const OperandSource &src, Value s, int64_t offset,
+                         int64_t rows, int64_t cols, Value row0, Value col0,
+                         Value numRows, Value numCols, Value tid,
+                         int64_t boxCols) {
+    int64_t elements = rows * cols;
+    auto tileType = smemType({elements}, mm.inType);
+    Value tile = memref::ViewOp::create(b, loc, tileType, smem,
+                                        stageOffset(s, offset), ValueRange{});
+    auto loop = scf::ForOp::create(b, loc, ib.c(0), ib.c(elements / 128),
+                                   ib.c(1));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value e = ib.add(tid, ib.mul(loop.getInductionVar(), 128));
+    // Consecutive threads on consecutive addresses of what is read.
+    Value r = src.rowsContiguous ? ib.rem(e, rows) : ib.div(e, cols);
+    Value c = src.rowsContiguous ? ib.div(e, rows) : ib.rem(e, cols);
+    Value gRow = ib.add(row0, r), gCol = ib.add(col0, c);
+    Value valid = ib.land(ib.lt(gRow, numRows), ib.lt(gCol, numCols));
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{mm.inType}, valid,
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      scf::YieldOp::create(b, loc, src.load(b, loc, ValueRange{gRow, gCol}));
+      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      scf::YieldOp::create(
+          b, loc,
+          arith::ConstantOp::create(b, loc, mm.inType,
+                                    b.getFloatAttr(mm.inType, 0.0))
+              .getResult());
+    }
+    // Box, row within it, swizzled 8-element chunk, element.
+    Value box = ib.div(c, boxCols), within = ib.rem(c, boxCols);
+    Value chunk = b.createOrFold<arith::XOrIOp>(loc, ib.div(within, 8),
+                                                ib.rem(r, 8));
+    Value index = ib.add(
+        ib.add(ib.mul(box, rows * boxCols), ib.mul(r, boxCols)),
+        ib.add(ib.mul(chunk, 8), ib.rem(within, 8)));
+    memref::StoreOp::create(b, loc, ifOp.getResult(0), tile,
+                            ValueRange{index});
   }
 
   /// A consumer warpgroup (0-based `consumer`; `tid` within it): wgmma on
@@ -289,15 +383,20 @@ struct WgmmaKernel {
 /// 16-byte aligned row strides; batches are flattened into rows, which needs
 /// whole tiles along M and K).
 bool mlir::amp::detail::fitsWgmma(MemRefType aType, MemRefType bType,
-                                  bool isBatch) {
+                                  bool isBatch, bool computeA, bool computeB) {
+  // TMA needs identity layouts and 16-byte aligned row strides for what it
+  // loads; a computed operand is stored by the kernel itself.
   if (!aType.getLayout().isIdentity() || !bType.getLayout().isIdentity())
     return false;
   int64_t k = aType.getShape().back(), n = bType.getShape().back();
-  if (ShapedType::isDynamic(k) || ShapedType::isDynamic(n) || k % 8 != 0 ||
-      n % 8 != 0)
+  if (ShapedType::isDynamic(k) || ShapedType::isDynamic(n) ||
+      (!computeA && k % 8 != 0) || (!computeB && n % 8 != 0))
     return false;
   if (!isBatch)
     return true;
+  // Batches are flattened into the rows of the TMA views.
+  if (computeA || computeB)
+    return false;
   int64_t m = aType.getShape()[aType.getRank() - 2];
   return !ShapedType::isDynamic(m) && m % kWgBlockM == 0 && k % kWgBlockK == 0;
 }
@@ -381,8 +480,20 @@ LogicalResult mlir::amp::detail::buildWgmmaLaunch(RewriterBase &rewriter,
                ValueRange{unranked(flatten(v)), ib.c(rows), ib.c(cols)})
         .getResult(0);
   };
-  Value ptrA = encodeMap(mm.a, kWgBlockM, kWgBlockK);
-  Value ptrB = encodeMap(mm.b, kWgBlockK, kWgBoxN);
+  // A computed operand has no tensor map; the kernel's descriptors still
+  // need one of its type (for the swizzle mode), never read.
+  Value ptrA, ptrB;
+  if (!mm.aSrc.computed())
+    ptrA = encodeMap(mm.a, kWgBlockM, kWgBlockK);
+  if (!mm.bSrc.computed())
+    ptrB = encodeMap(mm.b, kWgBlockK, kWgBoxN);
+  if (!ptrA)
+    ptrA = ptrB;
+  if (!ptrB)
+    ptrB = ptrA;
+  if (!ptrA)
+    ptrA = ptrB = LLVM::ZeroOp::create(rewriter, loc,
+                                       LLVM::LLVMPointerType::get(ctx));
   Value shmem = arith::ConstantIntOp::create(
       rewriter, loc, rewriter.getI32Type(), WgmmaKernel::sharedBytes(blockN));
   auto launch = gpu::LaunchOp::create(rewriter, loc, gridX, gridY, gridZ,

@@ -119,13 +119,21 @@ func.func @conv_nhwc_fhwc_argument(%x: tensor<1x8x8x8xbf16>, %w: tensor<16x3x3x8
 // -----
 
 // FP32 convolutions (the SIMT baseline) become matmuls too, unless
-// include-f32=false; depthwise convolutions stay.
+// include-f32=false. A depthwise convolution becomes a reduction generic
+// over (n, oh, ow, c) rows and (kh, kw) columns that reads the input in its
+// payload and the filter as an operand (--amp-gpu-row-reductions gives it
+// a kernel).
 // CHECK-LABEL: func.func @conv_f32_and_depthwise
+// CHECK-SAME:    %[[XH:[^:]+]]: tensor<1x8x8x8xf16>, %[[WD:[^:]+]]: tensor<3x3x8xf16>
 // CHECK:         linalg.matmul {amp.kernel = "conv2d"} ins(%{{.*}}, %{{.*}} : tensor<36x72xf32>, tensor<72x8xf32>)
-// CHECK:         linalg.depthwise_conv_2d_nhwc_hwc
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[WD]] : tensor<3x3x8xf16>) outs(%{{.*}} : tensor<1x6x6x8xf32>) attrs = {amp.kernel = "dwconv2d"}
+// CHECK:           tensor.extract %[[XH]]
+// CHECK:           arith.extf
+// CHECK:           arith.mulf
+// CHECK:           arith.addf
+// CHECK-NOT:     linalg.depthwise_conv_2d_nhwc_hwc
 // NOF32-LABEL:   func.func @conv_f32_and_depthwise
 // NOF32:         linalg.conv_2d_nhwc_hwcf
-// NOF32:         linalg.depthwise_conv_2d_nhwc_hwc
 // NOF32-NOT:     linalg.matmul
 func.func @conv_f32_and_depthwise(%x: tensor<1x8x8x8xf32>, %w: tensor<3x3x8x8xf32>,
                                   %o: tensor<1x6x6x8xf32>, %xh: tensor<1x8x8x8xf16>,

@@ -142,7 +142,7 @@ constexpr llvm::StringLiteral kKernelNameAttrName = "amp.kernel";
 /// A short description of what `op`'s payload computes, for kernel names:
 /// "reduce" for reductions, else words such as bias, scale, add, relu,
 /// relu6, clamp, gelu, tanh, sigmoid, silu, exp, div, cast, transpose
-/// (at most three, in payload order).
+/// (at most four, in payload order).
 std::string describePayload(linalg::LinalgOp op);
 
 /// What the kernel of `op` computes: its amp.kernel attribute, the
