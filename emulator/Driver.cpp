@@ -122,6 +122,12 @@ thread_local CUcontext current = nullptr;
 
 #define LOCK std::lock_guard<std::mutex> lock(state.mutex)
 
+/// Counts a driver call for --profile (inside the profiled range).
+static void noteCall(const char *name) {
+  if (state.device && state.options.profile)
+    state.device->profiler().countCall(name);
+}
+
 void printStatistics() {
   if (state.device)
     state.device->printStatistics();
@@ -164,10 +170,11 @@ uint8_t *bytesAt(CUdeviceptr address, size_t bytes, const char *what) {
   std::string why;
   uint8_t *p = state.device->memory().translate(address, bytes, &why);
   if (!p)
-    fprintf(stderr,
-            "amp-emulator: error: %s of %zu bytes at state.device address 0x%llx: "
-            "%s\n",
-            what, bytes, static_cast<unsigned long long>(address), why.c_str());
+    fprintf(
+        stderr,
+        "amp-emulator: error: %s of %zu bytes at state.device address 0x%llx: "
+        "%s\n",
+        what, bytes, static_cast<unsigned long long>(address), why.c_str());
   return p;
 }
 
@@ -192,7 +199,8 @@ CUresult launch(CUfunc_st *f, const LaunchConfig &config, void **params,
   }
   LaunchConfig c = config;
   c.maxDynamicSharedBytes = f->maxDynamicShared;
-  LaunchResult r = state.device->launch(*f->module->module, *f->kernel, c, params);
+  LaunchResult r =
+      state.device->launch(*f->module->module, *f->kernel, c, params);
   if (r.ok())
     return CUDA_SUCCESS; // (in warn mode, the reports were printed)
   fprintf(stderr, "amp-emulator: error: %s\n", r.message.c_str());
@@ -211,8 +219,7 @@ GraphRecording *capturing(CUstream stream) {
 /// Records a launch into `graph`: the parameters are copied now, as the
 /// driver does, since the caller's buffers are gone by the replay.
 CUresult recordLaunch(GraphRecording &graph, CUfunc_st *f,
-                      const LaunchConfig &config, void **params,
-                      void **extra) {
+                      const LaunchConfig &config, void **params, void **extra) {
   if (!state.functions.count(f))
     return CUDA_ERROR_INVALID_HANDLE;
   const amp::emu::Kernel &kernel = *f->kernel;
@@ -240,8 +247,7 @@ CUresult recordLaunch(GraphRecording &graph, CUfunc_st *f,
 }
 
 /// Destroys `handle` if it is one of the `live` handles of its kind.
-template <typename T>
-CUresult destroyHandle(std::set<T *> &live, T *handle) {
+template <typename T> CUresult destroyHandle(std::set<T *> &live, T *handle) {
   if (!live.erase(handle))
     return CUDA_ERROR_INVALID_HANDLE;
   delete handle;
@@ -317,6 +323,7 @@ static const char *errorDescription(CUresult e) {
 }
 
 AMP_DRIVER_EXPORT CUresult cuGetErrorName(CUresult error, const char **pStr) {
+  noteCall("cuGetErrorName");
   for (const auto &e : kErrorNames)
     if (e.first == error) {
       *pStr = e.second;
@@ -327,11 +334,13 @@ AMP_DRIVER_EXPORT CUresult cuGetErrorName(CUresult error, const char **pStr) {
 }
 
 AMP_DRIVER_EXPORT CUresult cuGetErrorString(CUresult error, const char **pStr) {
+  noteCall("cuGetErrorString");
   *pStr = errorDescription(error);
   return CUDA_SUCCESS;
 }
 
 AMP_DRIVER_EXPORT CUresult cuInit(unsigned int flags) {
+  noteCall("cuInit");
   LOCK;
   if (flags)
     return CUDA_ERROR_INVALID_VALUE;
@@ -346,11 +355,13 @@ AMP_DRIVER_EXPORT CUresult cuInit(unsigned int flags) {
 }
 
 AMP_DRIVER_EXPORT CUresult cuDriverGetVersion(int *version) {
+  noteCall("cuDriverGetVersion");
   *version = 13000;
   return CUDA_SUCCESS;
 }
 
 AMP_DRIVER_EXPORT CUresult cuDeviceGetCount(int *count) {
+  noteCall("cuDeviceGetCount");
   LOCK;
   if (!state.device)
     return notInitialized();
@@ -359,6 +370,7 @@ AMP_DRIVER_EXPORT CUresult cuDeviceGetCount(int *count) {
 }
 
 AMP_DRIVER_EXPORT CUresult cuDeviceGet(CUdevice *dev, int ordinal) {
+  noteCall("cuDeviceGet");
   LOCK;
   if (!state.device)
     return notInitialized();
@@ -371,6 +383,7 @@ AMP_DRIVER_EXPORT CUresult cuDeviceGet(CUdevice *dev, int ordinal) {
 AMP_DRIVER_EXPORT CUresult cuDeviceGetAttribute(int *pi,
                                                 CUdevice_attribute attrib,
                                                 CUdevice dev) {
+  noteCall("cuDeviceGetAttribute");
   LOCK;
   if (!state.device)
     return notInitialized();
@@ -445,6 +458,7 @@ AMP_DRIVER_EXPORT CUresult cuDeviceGetAttribute(int *pi,
 }
 
 AMP_DRIVER_EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
+  noteCall("cuDeviceGetName");
   LOCK;
   if (!state.device)
     return notInitialized();
@@ -456,6 +470,7 @@ AMP_DRIVER_EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
 }
 
 AMP_DRIVER_EXPORT CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev) {
+  noteCall("cuDeviceTotalMem_v2");
   LOCK;
   if (!state.device)
     return notInitialized();
@@ -469,6 +484,7 @@ AMP_DRIVER_EXPORT CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev) {
 
 AMP_DRIVER_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx,
                                                     CUdevice dev) {
+  noteCall("cuDevicePrimaryCtxRetain");
   LOCK;
   if (!state.device)
     return notInitialized();
@@ -479,10 +495,12 @@ AMP_DRIVER_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx,
 }
 
 AMP_DRIVER_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice) {
+  noteCall("cuDevicePrimaryCtxRelease_v2");
   return CUDA_SUCCESS;
 }
 
 AMP_DRIVER_EXPORT CUresult cuCtxGetCurrent(CUcontext *pctx) {
+  noteCall("cuCtxGetCurrent");
   if (!state.device)
     return notInitialized();
   *pctx = current;
@@ -490,6 +508,7 @@ AMP_DRIVER_EXPORT CUresult cuCtxGetCurrent(CUcontext *pctx) {
 }
 
 AMP_DRIVER_EXPORT CUresult cuCtxSetCurrent(CUcontext ctx) {
+  noteCall("cuCtxSetCurrent");
   if (!state.device)
     return notInitialized();
   if (ctx && ctx != &state.context)
@@ -499,6 +518,7 @@ AMP_DRIVER_EXPORT CUresult cuCtxSetCurrent(CUcontext ctx) {
 }
 
 AMP_DRIVER_EXPORT CUresult cuCtxGetDevice(CUdevice *dev) {
+  noteCall("cuCtxGetDevice");
   if (!state.device)
     return notInitialized();
   if (!current)
@@ -508,6 +528,7 @@ AMP_DRIVER_EXPORT CUresult cuCtxGetDevice(CUdevice *dev) {
 }
 
 AMP_DRIVER_EXPORT CUresult cuCtxSynchronize() {
+  noteCall("cuCtxSynchronize");
   LOCK;
   if (!current)
     return CUDA_ERROR_INVALID_CONTEXT;
@@ -535,7 +556,7 @@ static CUresult loadModule(CUmodule *module, const void *image,
   const char *text = static_cast<const char *>(image);
   uint32_t magic;
   std::memcpy(&magic, image, 4);
-  if (!std::memcmp(text, "\x7f" "ELF", 4) || magic == 0xba55ed50u) {
+  if (!std::memcmp(text, "\177ELF", 4) || magic == 0xba55ed50u) {
     log = "the module is a cubin or fatbin (machine code for a real GPU); "
           "the emulator runs PTX: build with `--format isa` (amp-compile) "
           "or `format=isa` (--amp-gpu-pipeline)";
@@ -560,6 +581,7 @@ static CUresult loadModule(CUmodule *module, const void *image,
 
 AMP_DRIVER_EXPORT CUresult cuModuleLoadData(CUmodule *module,
                                             const void *image) {
+  noteCall("cuModuleLoadData");
   LOCK;
   std::string log;
   return loadModule(module, image, log);
@@ -570,6 +592,7 @@ AMP_DRIVER_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module,
                                               unsigned int numOptions,
                                               CUjit_option *jitOptions,
                                               void **optionValues) {
+  noteCall("cuModuleLoadDataEx");
   LOCK;
   std::string log;
   CUresult e = loadModule(module, image, log);
@@ -589,6 +612,7 @@ AMP_DRIVER_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module,
 }
 
 AMP_DRIVER_EXPORT CUresult cuModuleUnload(CUmodule module) {
+  noteCall("cuModuleUnload");
   LOCK;
   if (!state.modules.erase(module))
     return CUDA_ERROR_INVALID_HANDLE;
@@ -607,6 +631,7 @@ AMP_DRIVER_EXPORT CUresult cuModuleUnload(CUmodule module) {
 AMP_DRIVER_EXPORT CUresult cuModuleGetFunction(CUfunction *hfunc,
                                                CUmodule module,
                                                const char *name) {
+  noteCall("cuModuleGetFunction");
   LOCK;
   if (CUresult e = ready())
     return e;
@@ -620,8 +645,8 @@ AMP_DRIVER_EXPORT CUresult cuModuleGetFunction(CUfunction *hfunc,
       *hfunc = f;
       return CUDA_SUCCESS;
     }
-  auto *f = new CUfunc_st{module, k,
-                          amp::emu::DeviceLimits::kDefaultSharedPerBlock};
+  auto *f =
+      new CUfunc_st{module, k, amp::emu::DeviceLimits::kDefaultSharedPerBlock};
   state.functions.insert(f);
   *hfunc = f;
   return CUDA_SUCCESS;
@@ -630,6 +655,7 @@ AMP_DRIVER_EXPORT CUresult cuModuleGetFunction(CUfunction *hfunc,
 AMP_DRIVER_EXPORT CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr,
                                                 size_t *bytes, CUmodule module,
                                                 const char *name) {
+  noteCall("cuModuleGetGlobal_v2");
   LOCK;
   if (!state.modules.count(module))
     return CUDA_ERROR_INVALID_HANDLE;
@@ -647,6 +673,7 @@ AMP_DRIVER_EXPORT CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr,
 AMP_DRIVER_EXPORT CUresult cuFuncSetAttribute(CUfunction hfunc,
                                               CUfunction_attribute attrib,
                                               int value) {
+  noteCall("cuFuncSetAttribute");
   LOCK;
   if (!state.functions.count(hfunc))
     return CUDA_ERROR_INVALID_HANDLE;
@@ -664,6 +691,7 @@ AMP_DRIVER_EXPORT CUresult cuFuncSetAttribute(CUfunction hfunc,
 AMP_DRIVER_EXPORT CUresult cuFuncGetAttribute(int *pi,
                                               CUfunction_attribute attrib,
                                               CUfunction hfunc) {
+  noteCall("cuFuncGetAttribute");
   LOCK;
   if (!state.functions.count(hfunc))
     return CUDA_ERROR_INVALID_HANDLE;
@@ -692,6 +720,7 @@ AMP_DRIVER_EXPORT CUresult cuLaunchKernel(
     unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
     unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
     void **kernelParams, void **extra) {
+  noteCall("cuLaunchKernel");
   LOCK;
   if (CUresult e = ready())
     return e;
@@ -707,6 +736,7 @@ AMP_DRIVER_EXPORT CUresult cuLaunchKernel(
 AMP_DRIVER_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
                                             CUfunction f, void **kernelParams,
                                             void **extra) {
+  noteCall("cuLaunchKernelEx");
   LOCK;
   if (CUresult e = ready())
     return e;
@@ -734,6 +764,7 @@ AMP_DRIVER_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
 //===----------------------------------------------------------------------===//
 
 AMP_DRIVER_EXPORT CUresult cuStreamCreate(CUstream *phStream, unsigned int) {
+  noteCall("cuStreamCreate");
   LOCK;
   if (CUresult e = ready())
     return e;
@@ -744,6 +775,7 @@ AMP_DRIVER_EXPORT CUresult cuStreamCreate(CUstream *phStream, unsigned int) {
 }
 
 AMP_DRIVER_EXPORT CUresult cuStreamDestroy_v2(CUstream stream) {
+  noteCall("cuStreamDestroy_v2");
   LOCK;
   if (stream && state.streams.count(stream) && stream->capture)
     return CUDA_ERROR_ILLEGAL_STATE; // end the capture first
@@ -770,6 +802,7 @@ static CUresult notWhileCapturing(CUstream stream, const char *what) {
 }
 
 AMP_DRIVER_EXPORT CUresult cuStreamSynchronize(CUstream stream) {
+  noteCall("cuStreamSynchronize");
   LOCK;
   if (CUresult e = checkStream(stream))
     return e;
@@ -777,6 +810,7 @@ AMP_DRIVER_EXPORT CUresult cuStreamSynchronize(CUstream stream) {
 }
 
 AMP_DRIVER_EXPORT CUresult cuStreamQuery(CUstream stream) {
+  noteCall("cuStreamQuery");
   LOCK;
   if (CUresult e = checkStream(stream))
     return e;
@@ -785,6 +819,7 @@ AMP_DRIVER_EXPORT CUresult cuStreamQuery(CUstream stream) {
 
 AMP_DRIVER_EXPORT CUresult cuStreamBeginCapture_v2(CUstream stream,
                                                    CUstreamCaptureMode mode) {
+  noteCall("cuStreamBeginCapture_v2");
   LOCK;
   if (CUresult e = checkStream(stream))
     return e;
@@ -801,6 +836,7 @@ AMP_DRIVER_EXPORT CUresult cuStreamBeginCapture_v2(CUstream stream,
 
 AMP_DRIVER_EXPORT CUresult cuStreamEndCapture(CUstream stream,
                                               CUgraph *phGraph) {
+  noteCall("cuStreamEndCapture");
   LOCK;
   if (CUresult e = checkStream(stream))
     return e;
@@ -821,6 +857,7 @@ AMP_DRIVER_EXPORT CUresult cuStreamEndCapture(CUstream stream,
 
 AMP_DRIVER_EXPORT CUresult cuStreamWaitEvent(CUstream stream, CUevent event,
                                              unsigned int) {
+  noteCall("cuStreamWaitEvent");
   LOCK;
   if (!state.events.count(event))
     return CUDA_ERROR_INVALID_HANDLE;
@@ -828,6 +865,7 @@ AMP_DRIVER_EXPORT CUresult cuStreamWaitEvent(CUstream stream, CUevent event,
 }
 
 AMP_DRIVER_EXPORT CUresult cuEventCreate(CUevent *phEvent, unsigned int) {
+  noteCall("cuEventCreate");
   LOCK;
   if (CUresult e = ready())
     return e;
@@ -838,11 +876,13 @@ AMP_DRIVER_EXPORT CUresult cuEventCreate(CUevent *phEvent, unsigned int) {
 }
 
 AMP_DRIVER_EXPORT CUresult cuEventDestroy_v2(CUevent event) {
+  noteCall("cuEventDestroy_v2");
   LOCK;
   return destroyHandle(state.events, event);
 }
 
 AMP_DRIVER_EXPORT CUresult cuEventSynchronize(CUevent event) {
+  noteCall("cuEventSynchronize");
   LOCK;
   if (!state.events.count(event))
     return CUDA_ERROR_INVALID_HANDLE;
@@ -850,13 +890,33 @@ AMP_DRIVER_EXPORT CUresult cuEventSynchronize(CUevent event) {
 }
 
 AMP_DRIVER_EXPORT CUresult cuEventRecord(CUevent event, CUstream stream) {
+  noteCall("cuEventRecord");
   LOCK;
   if (!state.events.count(event))
     return CUDA_ERROR_INVALID_HANDLE;
   return checkStream(stream);
 }
 
+// Profiler ranges: what `amp-emulate --profile` counts once a program marks
+// one (amp-compile's harness marks its timed calls).
+AMP_DRIVER_EXPORT CUresult cuProfilerStart() {
+  LOCK;
+  if (CUresult e = ready())
+    return e;
+  state.device->profiler().start();
+  return CUDA_SUCCESS;
+}
+
+AMP_DRIVER_EXPORT CUresult cuProfilerStop() {
+  LOCK;
+  if (CUresult e = ready())
+    return e;
+  state.device->profiler().stop();
+  return CUDA_SUCCESS;
+}
+
 AMP_DRIVER_EXPORT CUresult cuEventElapsedTime(float *ms, CUevent, CUevent) {
+  noteCall("cuEventElapsedTime");
   *ms = 0;
   return CUDA_SUCCESS;
 }
@@ -882,12 +942,14 @@ static CUresult allocate(CUdeviceptr *dptr, size_t bytes) {
 }
 
 AMP_DRIVER_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
+  noteCall("cuMemAlloc_v2");
   LOCK;
   return allocate(dptr, bytesize);
 }
 
 AMP_DRIVER_EXPORT CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize,
                                            CUstream stream) {
+  noteCall("cuMemAllocAsync");
   LOCK;
   if (CUresult e = checkStream(stream))
     return e;
@@ -901,6 +963,7 @@ AMP_DRIVER_EXPORT CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize,
 // attributes change nothing.
 AMP_DRIVER_EXPORT CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool,
                                                      CUdevice dev) {
+  noteCall("cuDeviceGetDefaultMemPool");
   LOCK;
   if (CUresult e = ready())
     return e;
@@ -914,14 +977,16 @@ AMP_DRIVER_EXPORT CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool,
 AMP_DRIVER_EXPORT CUresult cuMemPoolSetAttribute(CUmemoryPool pool,
                                                  CUmemPool_attribute attr,
                                                  void *value) {
+  noteCall("cuMemPoolSetAttribute");
   LOCK;
   if (!pool || !value || attr != CU_MEMPOOL_ATTR_RELEASE_THRESHOLD)
     return CUDA_ERROR_INVALID_VALUE;
   return CUDA_SUCCESS;
 }
 
-AMP_DRIVER_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr,
-                                             size_t bytesize, unsigned int) {
+AMP_DRIVER_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize,
+                                             unsigned int) {
+  noteCall("cuMemAllocManaged");
   LOCK;
   if (CUresult e = ready())
     return e;
@@ -958,11 +1023,13 @@ static CUresult freeMemory(CUdeviceptr dptr) {
 }
 
 AMP_DRIVER_EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr) {
+  noteCall("cuMemFree_v2");
   LOCK;
   return freeMemory(dptr);
 }
 
 AMP_DRIVER_EXPORT CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream stream) {
+  noteCall("cuMemFreeAsync");
   LOCK;
   if (CUresult e = checkStream(stream))
     return e;
@@ -978,6 +1045,7 @@ AMP_DRIVER_EXPORT CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream stream) {
 AMP_DRIVER_EXPORT CUresult cuPointerGetAttribute(void *data,
                                                  CUpointer_attribute attribute,
                                                  CUdeviceptr ptr) {
+  noteCall("cuPointerGetAttribute");
   LOCK;
   if (!state.device)
     return notInitialized();
@@ -1019,20 +1087,22 @@ static CUresult copy(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
   std::memmove(d, s, bytes);
   if (state.options.profile) {
     amp::emu::DeviceMemory &mem = state.device->memory();
-    state.device->profiler().recordCopy(
-        bytes, mem.isDeviceAddress(dst) && mem.isDeviceAddress(src));
+    state.device->profiler().recordCopy(bytes, mem.isDeviceAddress(dst) &&
+                                                   mem.isDeviceAddress(src));
   }
   return CUDA_SUCCESS;
 }
 
 AMP_DRIVER_EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src,
                                     size_t bytes) {
+  noteCall("cuMemcpy");
   LOCK;
   return copy(dst, src, bytes);
 }
 
 AMP_DRIVER_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src,
                                          size_t bytes, CUstream stream) {
+  noteCall("cuMemcpyAsync");
   LOCK;
   if (CUresult e = checkStream(stream))
     return e;
@@ -1045,25 +1115,27 @@ AMP_DRIVER_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src,
 
 AMP_DRIVER_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src,
                                            size_t bytes) {
+  noteCall("cuMemcpyHtoD_v2");
   LOCK;
   return copy(dst, reinterpret_cast<CUdeviceptr>(src), bytes);
 }
 
 AMP_DRIVER_EXPORT CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src,
                                            size_t bytes) {
+  noteCall("cuMemcpyDtoH_v2");
   LOCK;
   return copy(reinterpret_cast<CUdeviceptr>(dst), src, bytes);
 }
 
 AMP_DRIVER_EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src,
                                            size_t bytes) {
+  noteCall("cuMemcpyDtoD_v2");
   LOCK;
   return copy(dst, src, bytes);
 }
 
 template <typename T>
-static CUresult fill(CUdeviceptr dst, T value, size_t count,
-                     CUstream stream) {
+static CUresult fill(CUdeviceptr dst, T value, size_t count, CUstream stream) {
   if (CUresult e = checkStream(stream))
     return e;
   if (GraphRecording *graph = capturing(stream)) {
@@ -1085,31 +1157,35 @@ static CUresult fill(CUdeviceptr dst, T value, size_t count,
 
 AMP_DRIVER_EXPORT CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int ui,
                                             size_t n, CUstream stream) {
+  noteCall("cuMemsetD32Async");
   LOCK;
   return fill<uint32_t>(dst, ui, n, stream);
 }
 
-AMP_DRIVER_EXPORT CUresult cuMemsetD16Async(CUdeviceptr dst,
-                                            unsigned short us, size_t n,
-                                            CUstream stream) {
+AMP_DRIVER_EXPORT CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short us,
+                                            size_t n, CUstream stream) {
+  noteCall("cuMemsetD16Async");
   LOCK;
   return fill<uint16_t>(dst, us, n, stream);
 }
 
 AMP_DRIVER_EXPORT CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char uc,
                                          size_t n) {
+  noteCall("cuMemsetD8_v2");
   LOCK;
   return fill<uint8_t>(dst, uc, n, nullptr);
 }
 
 AMP_DRIVER_EXPORT CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned int ui,
                                           size_t n) {
+  noteCall("cuMemsetD32_v2");
   LOCK;
   return fill<uint32_t>(dst, ui, n, nullptr);
 }
 
 AMP_DRIVER_EXPORT CUresult cuMemHostRegister_v2(void *p, size_t bytesize,
                                                 unsigned int) {
+  noteCall("cuMemHostRegister_v2");
   LOCK;
   if (CUresult e = ready())
     return e;
@@ -1118,14 +1194,16 @@ AMP_DRIVER_EXPORT CUresult cuMemHostRegister_v2(void *p, size_t bytesize,
 }
 
 AMP_DRIVER_EXPORT CUresult cuMemHostUnregister(void *p) {
+  noteCall("cuMemHostUnregister");
   LOCK;
   if (!state.device)
     return notInitialized();
   return state.device->memory().unregisterHost(p) ? CUDA_SUCCESS
-                                            : CUDA_ERROR_INVALID_VALUE;
+                                                  : CUDA_ERROR_INVALID_VALUE;
 }
 
 AMP_DRIVER_EXPORT CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
+  noteCall("cuMemGetInfo_v2");
   LOCK;
   if (!state.device)
     return notInitialized();
@@ -1146,6 +1224,7 @@ amp::cuda::GraphRecording::~GraphRecording() {
 AMP_DRIVER_EXPORT CUresult cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec,
                                                        CUgraph hGraph,
                                                        unsigned long long) {
+  noteCall("cuGraphInstantiateWithFlags");
   LOCK;
   if (CUresult e = ready())
     return e;
@@ -1161,6 +1240,7 @@ AMP_DRIVER_EXPORT CUresult cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec,
 
 AMP_DRIVER_EXPORT CUresult cuGraphLaunch(CUgraphExec hGraphExec,
                                          CUstream hStream) {
+  noteCall("cuGraphLaunch");
   LOCK;
   if (CUresult e = checkStream(hStream))
     return e;
@@ -1178,11 +1258,13 @@ AMP_DRIVER_EXPORT CUresult cuGraphLaunch(CUgraphExec hGraphExec,
 }
 
 AMP_DRIVER_EXPORT CUresult cuGraphExecDestroy(CUgraphExec hGraphExec) {
+  noteCall("cuGraphExecDestroy");
   LOCK;
   return destroyHandle(state.graphExecs, hGraphExec);
 }
 
 AMP_DRIVER_EXPORT CUresult cuGraphDestroy(CUgraph hGraph) {
+  noteCall("cuGraphDestroy");
   LOCK;
   return destroyHandle(state.graphs, hGraph);
 }
@@ -1198,16 +1280,17 @@ AMP_DRIVER_EXPORT CUresult cuTensorMapEncodeTiled(
     const cuuint32_t *elementStrides, CUtensorMapInterleave interleave,
     CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
     CUtensorMapFloatOOBfill oobFill) {
+  noteCall("cuTensorMapEncodeTiled");
   LOCK;
   if (!tensorMap || reinterpret_cast<uintptr_t>(tensorMap) % 64)
     return CUDA_ERROR_INVALID_VALUE;
   amp::emu::TensorMap map;
   std::string why;
-  if (!amp::emu::encodeTensorMap(
-          map, tensorDataType, tensorRank,
-          reinterpret_cast<uint64_t>(globalAddress), globalDim, globalStrides,
-          boxDim, elementStrides, interleave, swizzle, l2Promotion, oobFill,
-          why)) {
+  if (!amp::emu::encodeTensorMap(map, tensorDataType, tensorRank,
+                                 reinterpret_cast<uint64_t>(globalAddress),
+                                 globalDim, globalStrides, boxDim,
+                                 elementStrides, interleave, swizzle,
+                                 l2Promotion, oobFill, why)) {
     fprintf(stderr, "amp-emulator: error: cuTensorMapEncodeTiled: %s\n",
             why.c_str());
     return CUDA_ERROR_INVALID_VALUE;

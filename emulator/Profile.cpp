@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 
 namespace amp {
@@ -100,7 +101,34 @@ uint64_t SectorSet::mark(uint64_t address, uint32_t size) {
   return added;
 }
 
+void Profiler::countCall(const char *name) {
+  if (!active)
+    return;
+  std::lock_guard<std::mutex> lock(callsMutex);
+  ++calls[name];
+}
+
+void Profiler::start() {
+  if (!ranged) {
+    // The first range: what came before (setup, warmup) does not count.
+    launches.clear();
+    calls.clear();
+    copies = copyBytes = deviceCopies = deviceCopyBytes = fills = fillBytes = 0;
+    ranged = true;
+  }
+  active = true;
+  ++ranges;
+}
+
+void Profiler::stop() {
+  if (!ranged || !active)
+    return;
+  active = false;
+}
+
 void Profiler::recordCopy(uint64_t bytes, bool deviceToDevice) {
+  if (!active)
+    return;
   if (deviceToDevice) {
     ++deviceCopies;
     deviceCopyBytes += bytes;
@@ -111,6 +139,8 @@ void Profiler::recordCopy(uint64_t bytes, bool deviceToDevice) {
 }
 
 void Profiler::recordFill(uint64_t bytes) {
+  if (!active)
+    return;
   ++fills;
   fillBytes += bytes;
 }
@@ -176,16 +206,15 @@ void Profiler::report(const std::string &jsonPath) const {
           static_cast<int>(width), "kernel", "launches", "read MB",
           "written MB", "TC GMAC", "SIMT GFLOP", "H100 us", "H200 us",
           "bound by (H100)");
-  auto row = [&](const std::string &name, const KernelCounts &c,
-                 double h100, double h200, const char *by) {
+  auto row = [&](const std::string &name, const KernelCounts &c, double h100,
+                 double h200, const char *by) {
     fprintf(stderr, "%-*.*s %8llu %10.3f %10.3f %10.4f %10.4f %9.2f %9.2f %s\n",
             static_cast<int>(width), static_cast<int>(width), name.c_str(),
             static_cast<unsigned long long>(c.launches),
             static_cast<double>(c.sectorBytesRead) / 1e6,
             static_cast<double>(c.sectorBytesWritten) / 1e6,
             static_cast<double>(c.totalMacs()) / 1e9,
-            static_cast<double>(c.simtFlops) / 1e9, h100 * 1e6, h200 * 1e6,
-            by);
+            static_cast<double>(c.simtFlops) / 1e9, h100 * 1e6, h200 * 1e6, by);
   };
   std::map<std::string, std::pair<double, double>> kernelBounds;
   for (const Launch &l : launches) {
@@ -198,6 +227,17 @@ void Profiler::report(const std::string &jsonPath) const {
         boundBy(byKernel[k], machines[0]));
   row("total, with launches", total, boundWithLaunches(machines[0]),
       boundWithLaunches(machines[1]), "");
+  uint64_t totalCalls = 0;
+  for (const auto &[name, count] : calls)
+    totalCalls += count;
+  if (ranged)
+    fprintf(stderr,
+            "amp-emulator: profile: the profiled range (%u call%s of "
+            "cuProfilerStart..Stop): %llu driver calls (host work), %llu "
+            "of them launches\n",
+            ranges, ranges == 1 ? "" : "s",
+            static_cast<unsigned long long>(totalCalls),
+            static_cast<unsigned long long>(total.launches));
   if (copies || deviceCopies || fills)
     fprintf(stderr,
             "amp-emulator: profile: also %llu host<->device copies (%.3f MB), "
@@ -236,7 +276,8 @@ void Profiler::report(const std::string &jsonPath) const {
     out << ", \"bound_us\": {";
     for (size_t j = 0; j < machines.size(); ++j)
       out << (j ? ", " : "") << "\"" << machines[j].name << "\": "
-          << (j ? kernelBounds[order[i]].second : kernelBounds[order[i]].first) *
+          << (j ? kernelBounds[order[i]].second
+                : kernelBounds[order[i]].first) *
                  1e6;
     out << "}, \"bound_by\": \"" << boundBy(c, machines[0]) << "\"}"
         << (i + 1 < order.size() ? ",\n" : "\n");
@@ -254,7 +295,14 @@ void Profiler::report(const std::string &jsonPath) const {
       << ", \"device_copies\": " << deviceCopies
       << ", \"device_copy_bytes\": " << deviceCopyBytes
       << ", \"fills\": " << fills << ", \"fill_bytes\": " << fillBytes
-      << "}\n}\n";
+      << "},\n  \"ranged\": " << (ranged ? "true" : "false")
+      << ", \"ranges\": " << ranges << ",\n  \"driver_calls\": {";
+  bool first = true;
+  for (const auto &[name, count] : calls) {
+    out << (first ? "" : ", ") << "\"" << name << "\": " << count;
+    first = false;
+  }
+  out << "}\n}\n";
 }
 
 } // namespace emu

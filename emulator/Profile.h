@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -86,6 +87,8 @@ private:
 };
 
 /// The profile of a run: launches in order, summed by kernel at the end.
+/// When the program marks ranges (cuProfilerStart/Stop: amp-compile's
+/// harness marks its timed calls), only what happens inside them counts.
 class Profiler {
 public:
   struct Launch {
@@ -93,10 +96,17 @@ public:
     KernelCounts counts;
   };
   void recordLaunch(const std::string &kernel, const KernelCounts &counts) {
-    launches.push_back({kernel, counts});
+    if (active)
+      launches.push_back({kernel, counts});
   }
   void recordCopy(uint64_t bytes, bool deviceToDevice);
   void recordFill(uint64_t bytes);
+  /// A driver entry point called (host work).
+  void countCall(const char *name);
+  /// A profiled range (cuProfilerStart..Stop): once one is marked, only
+  /// what happens inside ranges counts.
+  void start();
+  void stop();
 
   /// The table (stderr) and, when `jsonPath` is not empty, the JSON file.
   void report(const std::string &jsonPath) const;
@@ -105,6 +115,11 @@ private:
   std::vector<Launch> launches;
   uint64_t copies = 0, copyBytes = 0, deviceCopies = 0, deviceCopyBytes = 0;
   uint64_t fills = 0, fillBytes = 0;
+  std::map<std::string, uint64_t> calls;
+  std::mutex callsMutex;
+  /// Ranges: none marked yet (everything counts), or inside one.
+  bool ranged = false, active = true;
+  unsigned ranges = 0;
 };
 
 } // namespace emu

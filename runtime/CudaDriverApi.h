@@ -423,6 +423,9 @@ enum class EntryPointNeed { Required, Optional };
   X(cuGraphExecDestroy, cuGraphExecDestroy, Optional, CUresult,                \
     (CUgraphExec hGraphExec))                                                  \
   X(cuGraphDestroy, cuGraphDestroy, Optional, CUresult, (CUgraph hGraph))      \
+  /* Profiler ranges (cudaProfiler.h): what a profiler measures */            \
+  X(cuProfilerStart, cuProfilerStart, Optional, CUresult, ())                  \
+  X(cuProfilerStop, cuProfilerStop, Optional, CUresult, ())                    \
   /* Tensor maps (TMA, sm_90) */                                               \
   X(cuTensorMapEncodeTiled, cuTensorMapEncodeTiled, Optional, CUresult,        \
     (CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType,               \

@@ -212,8 +212,8 @@ bool hasMemoryPools() {
         CUDA_CALL(cuDeviceGetDefaultMemPool, &pool, currentDevice()) ==
             CUDA_SUCCESS) {
       cuuint64_t keep = UINT64_MAX;
-      CUDA_CALL(cuMemPoolSetAttribute, pool,
-                CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep);
+      CUDA_CALL(cuMemPoolSetAttribute, pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                &keep);
     }
   }
   return pools > 0;
@@ -802,7 +802,8 @@ AMP_EXPORT int ampGraphLaunch(void *graph) {
     return lastError = CUDA_ERROR_INVALID_VALUE;
   }
   CUstream stream = mgpuStreamCreate();
-  CUresult e = CUDA_CALL(cuGraphLaunch, static_cast<CUgraphExec>(graph), stream);
+  CUresult e =
+      CUDA_CALL(cuGraphLaunch, static_cast<CUgraphExec>(graph), stream);
   if (e == CUDA_SUCCESS)
     e = CUDA_CALL(cuStreamSynchronize, stream);
   mgpuStreamDestroy(stream);
@@ -973,6 +974,21 @@ AMP_EXPORT int ampCudaTakeLastError() {
   int error = static_cast<int>(lastError);
   lastError = CUDA_SUCCESS;
   return error;
+}
+
+/// Starts (stops) the range a profiler measures (cuProfilerStart/Stop:
+/// Nsight Systems' --capture-range=cudaProfilerApi, amp-emulate
+/// --profile); nothing where the driver has no such entry points.
+AMP_EXPORT void ampCudaProfilerStart() {
+  ensureContext();
+  if (driver().cuProfilerStart)
+    CUDA_CALL(cuProfilerStart);
+}
+
+AMP_EXPORT void ampCudaProfilerStop() {
+  ensureContext();
+  if (driver().cuProfilerStop)
+    CUDA_CALL(cuProfilerStop);
 }
 
 /// Writes the default device's name into `buffer`.

@@ -17,6 +17,7 @@
 #include "CudaDriverApi.h"
 
 #include <cuda.h>
+#include <cudaProfiler.h>
 
 #include <cstddef>
 #include <string_view>
