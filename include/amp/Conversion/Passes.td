@@ -43,6 +43,16 @@ def AmpGPUConvToMatmulPass : Pass<"amp-gpu-conv-to-matmul"> {
     matrix is never stored: the convolution reads its tiles from the
     activation tensor (an implicit GEMM).
 
+    Depthwise convolutions (`linalg.depthwise_conv_2d_nchw_chw`,
+    `linalg.depthwise_conv_2d_nhwc_hwc`: one filter per channel, no
+    contraction over channels, nothing for Tensor Cores) become instead a
+    reduction `linalg.generic` over (batch, channel, output pixel) rows and
+    (kh, kw) columns that reads the input, padding folded, in its payload:
+    `amp.kernel = "dwconv2d"`, which `--amp-gpu-row-reductions` computes in
+    one kernel with the batch norm and activation after it. Grouped
+    convolutions with more than one channel per group are not rewritten
+    (they stay loops).
+
     Example:
 
     ```mlir
@@ -131,8 +141,10 @@ def AmpGPURowReductionsPass : Pass<"amp-gpu-row-reductions"> {
     part like any reduction.
 
     Each group becomes one `gpu.launch` of 256-thread blocks: T threads per
-    row (the columns rounded up to a power of two, at most 256), 256 / T
-    rows per block. A reduction: each thread combines its columns from the
+    row (the columns rounded up to a power of two, at most 256; one thread
+    for rows of at most 16 columns, such as a 3x3 pooling window or
+    depthwise convolution, whose loop is shorter than a shuffle tree),
+    256 / T rows per block. A reduction: each thread combines its columns from the
     combiner's identity, the row's T partial values are combined with
     `gpu.shuffle xor` (and through shared memory across warps when T > 32),
     and the result is combined with the output's initial value: the
@@ -144,9 +156,6 @@ def AmpGPURowReductionsPass : Pass<"amp-gpu-row-reductions"> {
     `maxnumf`, `minnumf` and the integer `addi`, `maxsi`, `minsi`, `maxui`,
     `minui`, `ori`, `andi`, `xori` (float sums are combined in a tree, so
     they differ from a sequential sum by rounding).
-
-    A lone reduction over fewer than 32 columns (a 3x3 pooling window) is
-    left alone: one thread per output is the better mapping there.
 
     Example:
 
@@ -280,10 +289,27 @@ def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
       mma.sync kernel.
 
     The last write of C before the matmul, when it is a `linalg.fill` (the
-    usual zero init) or a `memref.copy` into C of a constant global whose
-    elements are all one value (what bufferization makes of a constant zero
-    output tensor), is folded into the kernel, which then computes
-    `init + A * B` without reading C.
+    usual zero init), a generic that writes one value everywhere, or a
+    `memref.copy` into C of a constant global whose elements are all one
+    value or of a buffer filled that way, is folded into the kernel, which
+    then computes `init + A * B` without reading C.
+
+    **Operands computed by their producers (implicit GEMM).** When A or B
+    is written by an all-parallel `linalg.generic` that only this matmul
+    reads (a cast, a transpose, a broadcast, the im2col gather that
+    `amp-gpu-conv-to-matmul` makes of a convolution, a padding copy), the
+    kernel evaluates the producer where it would load the operand: the
+    staging loads read the producer's inputs and run its payload, and the
+    producer and its buffer are erased. Producers whose maps are affine
+    (casts, transposes) are evaluated when the operand has at most 1M
+    elements or each element is read at most twice (larger ones stay a
+    kernel of their own: recomputing them per tile would cost more than
+    writing them once); gathers (`tensor.extract`-style index arithmetic in
+    the payload) always are. The wgmma kernel then stages computed tiles
+    with its producer warpgroup (plain loads, the payload, 128-byte
+    swizzled stores, `fence.proxy.async` before the consumers'
+    `wgmma`) instead of TMA; batched matmuls with a computed operand, and
+    affine producers of matmuls with more than 128 rows, use mma.sync.
 
     **Epilogue fusion.** The first all-parallel `linalg.generic` after the
     matmul that reads C (directly or through `memref.collapse_shape` /
@@ -315,8 +341,11 @@ def AmpGPUMatmulToMmaPass : Pass<"amp-gpu-matmul-to-mma"> {
     f32 inputs with `simt-f32`) gets the skinny kernel, which is bound by
     reading B once: 256 threads over 32 columns (each warp reads 32
     consecutive elements of a row of B), K split over the 8 warps and, when
-    N/32 blocks are too few for the GPU, over blocks too; the splits' sums go
-    through a workspace to a second kernel that adds them in a fixed order.
+    N/32 blocks are too few for the GPU, over blocks too; each block writes
+    its partial sums to a workspace, and the last block of a column (found
+    with an atomic counter after a `membar.gl`) adds them in a fixed order
+    and runs the epilogue, all in one kernel (the workspace and counters are
+    zeroed by a `gpu.memset` before it).
     At 16 rows it does 16 FMAs per element of B, still about the rate at
     which an H100 reads f32 B (more rows belong to the tiled kernels, whose
     128-row tiles are then at least an eighth used). Accumulation is in f32.
