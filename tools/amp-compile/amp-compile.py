@@ -16,7 +16,9 @@ with only the NVIDIA driver needs:
     OUTDIR/libamp_cuda_runtime.so the runtime (loads libcuda.so.1, or
                                   $AMP_CUDA_DRIVER, when the program starts)
     OUTDIR/signature.json         entry point, input and output types
-    OUTDIR/harness.cpp, model.o   sources of the executable (for relinking)
+    OUTDIR/harness.cpp, model.o,  sources of the executable (for relinking;
+      weights.o                   weights.o holds the large weights, which
+                                  never pass through LLVM)
 
 CPU target: the same harness around a plain CPU lowering of the model, used
 as the reference the GPU results are compared with (scripts/amp-compare.py).
@@ -358,9 +360,16 @@ def main():
         run([amp_opt, source, "--pass-pipeline=builtin.module(%s)" %
              CPU_PIPELINE, "--emit-bytecode", "-o", lowered])
 
-    # 3. LLVM IR and object code.
+    # 3. LLVM IR and object code. Large weights go to a binary file that an
+    # assembler file includes: LLVM never reads them (the textual IR of
+    # VGG-16's weights is gigabytes, and llc would need more than 10 GB).
+    external = os.path.join(work, "model.external.mlirbc")
+    run([amp_opt, lowered, "--emit-bytecode",
+         "--amp-externalize-weights=dir=" + work, "-o", external])
+    weights = os.path.join(out, "weights.o")
+    run([args.cxx, "-c", os.path.join(work, "weights.s"), "-o", weights])
     llvm_ir = os.path.join(work, "model.ll")
-    run([translate, "--mlir-to-llvmir", lowered, "-o", llvm_ir])
+    run([translate, "--mlir-to-llvmir", external, "-o", llvm_ir])
     obj = os.path.join(out, "model.o")
     run([llc, "-O3", "-relocation-model=pic", "-filetype=obj", llvm_ir,
          "-o", obj])
@@ -394,7 +403,8 @@ def main():
 
     # 4. Harness (or shared library) and link.
     if args.shared:
-        run([args.cxx, "-shared", obj, "-o", os.path.join(out, "libmodel.so")]
+        run([args.cxx, "-shared", obj, weights, "-o",
+             os.path.join(out, "libmodel.so")]
             + link + ["-lm"])
         with open(os.path.join(out, "model.h"), "w") as f:
             f.write("// @%s of %s; see signature.json for the types.\n"
@@ -407,7 +417,7 @@ def main():
         harness = os.path.join(out, "harness.cpp")
         with open(harness, "w") as f:
             f.write(generate_harness(name, inputs, outputs, args.target))
-        run([args.cxx, "-O2", "-std=c++17", harness, obj, "-o",
+        run([args.cxx, "-O2", "-std=c++17", harness, obj, weights, "-o",
              os.path.join(out, "model")] + link + ["-lm"])
 
     if not args.keep:

@@ -117,4 +117,41 @@ def AmpPrepareModelPass : Pass<"amp-prepare-model", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def AmpExternalizeWeightsPass
+    : Pass<"amp-externalize-weights", "::mlir::ModuleOp"> {
+  let summary = "Move large constant globals of an LLVM-dialect module into "
+                "a binary file that the assembler includes";
+  let description = [{
+    For an ahead-of-time build (amp-compile): every `llvm.mlir.global`
+    constant at the top of the module whose dense initializer holds at least
+    `min-bytes` bytes loses its initializer and becomes an external, hidden
+    declaration; its bytes are appended to `<dir>/weights.bin` (each at its
+    alignment, at least 64 bytes), and `<dir>/weights.s` defines the symbol
+    with `.incbin`. Assembling that file and linking it with the model's
+    object gives the same program, but LLVM never sees the weights: the
+    textual LLVM IR of a VGG-16 with random weights is gigabytes, and `llc`
+    needs more than 10 GB of memory to read it.
+
+    Splats are written out in full. An initializer whose data is not in the
+    module (an elided `dense_resource`) or whose elements are not whole
+    bytes (i1) is an error, as is a `dir` that cannot be written.
+
+    Example: `amp-opt model.llvm.mlir --amp-externalize-weights="dir=out"`,
+    then `cc -c out/weights.s` and link `weights.o` with the model.
+  }];
+  let options = [
+    Option<"dir", "dir", "std::string", "\"\"",
+           "Folder for weights.bin and weights.s (required)">,
+    Option<"minBytes", "min-bytes", "uint64_t", "65536",
+           "Smallest initializer, in bytes, that is moved out">,
+  ];
+  let statistics = [
+    Statistic<"numExternalized", "externalized-globals",
+              "Globals whose initializer was moved to weights.bin">,
+    Statistic<"numBytes", "externalized-bytes",
+              "Bytes written to weights.bin">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // AMP_RUNNER_PASSES_TD
