@@ -44,30 +44,32 @@
 using namespace llvm;
 using namespace mlir::amp::fuzz;
 
-static cl::opt<uint64_t> seedOption("seed", cl::desc("First seed"),
+static cl::OptionCategory graphgenCategory("amp-graphgen options");
+
+static cl::opt<uint64_t> seedOption("seed", cl::cat(graphgenCategory), cl::desc("First seed"),
                                     cl::init(1));
-static cl::opt<uint64_t> countOption("count", cl::desc("Number of graphs"),
+static cl::opt<uint64_t> countOption("count", cl::cat(graphgenCategory), cl::desc("Number of graphs"),
                                      cl::init(100));
 static cl::opt<unsigned>
     timeLimit("time-limit",
-              cl::desc("Stop after this many seconds (0: no limit)"),
+              cl::cat(graphgenCategory), cl::desc("Stop after this many seconds (0: no limit)"),
               cl::init(0));
 static cl::opt<bool> printOnly("print",
-                               cl::desc("Print the module of --seed and exit"));
+                               cl::cat(graphgenCategory), cl::desc("Print the module of --seed and exit"));
 static cl::opt<std::string>
-    saveDir("save-dir", cl::desc("Save failing modules to this directory"));
+    saveDir("save-dir", cl::cat(graphgenCategory), cl::desc("Save failing modules to this directory"));
 static cl::opt<unsigned> maxOps("max-ops",
-                                cl::desc("Most ops per function"),
+                                cl::cat(graphgenCategory), cl::desc("Most ops per function"),
                                 cl::init(24));
 static cl::opt<bool> noAnnotations("no-annotations",
-                                   cl::desc("Do not add amp annotations"));
+                                   cl::cat(graphgenCategory), cl::desc("Do not add amp annotations"));
 static cl::opt<std::string> numericsCommand(
-    "numerics", cl::desc("Command that checks the numerics of a module"));
+    "numerics", cl::cat(graphgenCategory), cl::desc("Command that checks the numerics of a module"));
 static cl::opt<unsigned>
     numericsMaxOps("numerics-max-ops",
-                   cl::desc("Largest graph (ops) checked with --numerics"),
+                   cl::cat(graphgenCategory), cl::desc("Largest graph (ops) checked with --numerics"),
                    cl::init(40));
-static cl::opt<bool> quiet("quiet", cl::desc("Print only the summary"));
+static cl::opt<bool> quiet("quiet", cl::cat(graphgenCategory), cl::desc("Print only the summary"));
 
 /// The seed being checked, for the crash handler.
 static std::atomic<uint64_t> currentSeed{0};
@@ -127,6 +129,7 @@ static bool runNumerics(const CaseResult &result, uint64_t seed,
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(graphgenCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "amp-graphgen: random FP32 graphs for amp\n");
   sys::AddSignalHandler(printSeedOnCrash, nullptr);

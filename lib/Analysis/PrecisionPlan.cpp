@@ -21,6 +21,8 @@
 
 #include "mlir/Analysis/DataFlowFramework.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -76,6 +78,7 @@ LogicalResult PrecisionPlan::run() {
     collect(region);
   if (failed(colored))
     return failure();
+  summarizeUncolored();
   applySkipLayers();
   if (failed(assignPrecisions()))
     return failure();
@@ -364,6 +367,20 @@ LogicalResult PrecisionPlan::colorOp(Operation *op, OpInfo &info) {
     }
     d.unknown = true;
   }
+  // A constant whose data is not in the file cannot be rebuilt in another
+  // type, whatever the policy for unknown ops: it stays FP32 and its readers
+  // convert it.
+  if (isElidedConstant(op)) {
+    d.color = Color::red;
+    d.reason = Reason::UnknownOp;
+    info.pinned = true;
+    if (options.remarks)
+      op->emitRemark() << "this constant's data is not in the file (an "
+                          "elided dense_resource): it stays in FP32";
+    else
+      ++elidedConstants;
+    return success();
+  }
   switch (options.unknownOps) {
   case UnknownOpPolicy::Error:
     return op->emitError()
@@ -377,12 +394,46 @@ LogicalResult PrecisionPlan::colorOp(Operation *op, OpInfo &info) {
   case UnknownOpPolicy::Red:
     d.color = Color::red;
     d.reason = Reason::UnknownOp;
-    op->emitRemark() << "'" << op->getName()
-                     << "' has no mixed-precision color: it stays in FP32 "
-                        "(choose one with green=, gray=, red= or amp.color)";
+    // With `remarks`, the op's decision remark says it ("red (unknown
+    // op)"); otherwise one summary per function (summarizeUncolored).
+    if (!options.remarks)
+      ++uncoloredOps[op->getName()];
     break;
   }
   return success();
+}
+
+bool PrecisionPlan::isElidedConstant(Operation *op) {
+  if (!isa<arith::ConstantOp, tosa::ConstOp>(op))
+    return false;
+  auto resource = dyn_cast<DenseResourceElementsAttr>(getConstantAttr(op));
+  return resource && !resource.getRawHandle().getBlob();
+}
+
+void PrecisionPlan::summarizeUncolored() {
+  if (!uncoloredOps.empty()) {
+    unsigned total = 0;
+    for (auto &entry : uncoloredOps)
+      total += entry.second;
+    // At the function's location, without the function printed after it.
+    InFlightDiagnostic remark = mlir::emitRemark(root->getLoc());
+    remark << total << (total == 1 ? " op" : " ops") << " of "
+           << uncoloredOps.size()
+           << (uncoloredOps.size() == 1 ? " kind has" : " kinds have")
+           << " no mixed-precision color and stay"
+           << (total == 1 ? "s" : "") << " in FP32: ";
+    llvm::interleaveComma(uncoloredOps, remark, [&](auto &entry) {
+      remark << entry.first << " (" << entry.second << ")";
+    });
+    remark << "; remarks=true lists each, green=, gray=, red= or amp.color "
+              "choose a color";
+  }
+  if (elidedConstants)
+    mlir::emitRemark(root->getLoc()) << elidedConstants
+                       << (elidedConstants == 1 ? " constant has" :
+                                                  " constants have")
+                       << " no data in the file (elided dense_resource): "
+                          "kept in FP32 and converted where read";
 }
 
 void PrecisionPlan::applySkipLayers() {

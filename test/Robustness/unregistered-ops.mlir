@@ -12,7 +12,7 @@
 
 // PARSE: error: operation being parsed with an unregistered dialect
 
-// REMARK: remark: 'foo.opaque' has no mixed-precision color: it stays in FP32
+// REMARK: remark: 3 ops of 3 kinds have no mixed-precision color and stay in FP32: foo.opaque (1), foo.yield (1), foo.sink (1)
 // ERROR: error: 'foo.opaque' has no mixed-precision color (unknown-ops=error)
 
 // CHECK-LABEL: func.func @unknown_ops

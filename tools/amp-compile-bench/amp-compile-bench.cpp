@@ -51,23 +51,25 @@
 
 using namespace mlir;
 
+static llvm::cl::OptionCategory benchCategory("amp-compile-bench options");
+
 static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
-                                            llvm::cl::desc("<input file>"),
+                                            llvm::cl::cat(benchCategory), llvm::cl::desc("<input file>"),
                                             llvm::cl::Required);
 static llvm::cl::opt<std::string>
-    pipeline("pipeline", llvm::cl::desc("Pass pipeline to run after parsing"),
+    pipeline("pipeline", llvm::cl::cat(benchCategory), llvm::cl::desc("Pass pipeline to run after parsing"),
              llvm::cl::init(""));
 static llvm::cl::opt<bool>
-    dump("dump", llvm::cl::desc("Print the module at the end (to check what "
+    dump("dump", llvm::cl::cat(benchCategory), llvm::cl::desc("Print the module at the end (to check what "
                                 "was measured)"),
          llvm::cl::init(false));
 static llvm::cl::opt<std::string> perfControl(
     "perf-control",
-    llvm::cl::desc("A FIFO that `perf record --delay=-1 --control=fifo:FIFO` "
+    llvm::cl::cat(benchCategory), llvm::cl::desc("A FIFO that `perf record --delay=-1 --control=fifo:FIFO` "
                    "reads: profiling is enabled for the pipeline's run only"),
     llvm::cl::init(""));
 static llvm::cl::opt<bool>
-    threads("use-threads", llvm::cl::desc("Let MLIR use its thread pool"),
+    threads("use-threads", llvm::cl::cat(benchCategory), llvm::cl::desc("Let MLIR use its thread pool"),
             llvm::cl::init(false));
 
 /// CPU time of the process (the machine may be shared: wall time is noisy,
@@ -97,6 +99,7 @@ int main(int argc, char **argv) {
   // Upstream baselines for the same module (bench/compile: canonicalize, cse).
   registerCanonicalizerPass();
   registerCSEPass();
+  llvm::cl::HideUnrelatedOptions(benchCategory);
   llvm::cl::ParseCommandLineOptions(argc, argv, "amp compile-time benchmark\n");
 
   DialectRegistry registry;

@@ -50,6 +50,7 @@
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <functional>
@@ -295,6 +296,7 @@ private:
   std::optional<unsigned> findNear(Operation *op, size_t near) const;
   /// Colors an op as it is collected.
   LogicalResult colorOp(Operation *op, OpInfo &info);
+  static bool isElidedConstant(Operation *op);
   void applySkipLayers();
   LogicalResult assignPrecisions();
   void applyRanges();
@@ -349,6 +351,12 @@ private:
   RangeSummary constantSummary;
   /// Some op of the function carries amp.color or amp.precision.
   bool hasAnnotations = false;
+  /// Ops left in FP32 for want of a color, by name, and constants whose data
+  /// is not in the file: summarized in one remark unless `remarks` asks for
+  /// one per op.
+  llvm::MapVector<OperationName, unsigned> uncoloredOps;
+  unsigned elidedConstants = 0;
+  void summarizeUncolored();
   /// The names of amp's annotations, and whether coloring failed (it stops
   /// at the first error, as if nothing came after).
   StringAttr colorName, precisionName;
