@@ -216,3 +216,12 @@ if lit_config.params.get("long_tests") or os.environ.get("AMP_LONG_TESTS"):
 # Tests that build a small CMake project need a C++ compiler and CMake.
 if shutil.which(config.cmake_command) and os.path.exists(config.cxx_compiler):
     config.available_features.add("cmake")
+# The compilers of the sanitizer configuration test: clang-22 as `make
+# check-asan` uses it when it is installed, else the build's own compiler.
+sanitizer_cxx = shutil.which("clang++-22")
+sanitizer_cc = shutil.which("clang-22")
+if not (sanitizer_cxx and sanitizer_cc):
+    sanitizer_cxx = config.cxx_compiler
+    sanitizer_cc = shutil.which("cc") or "cc"
+config.substitutions.append(("%sanitizer-cxx", sanitizer_cxx))
+config.substitutions.append(("%sanitizer-cc", sanitizer_cc))

@@ -364,7 +364,9 @@ def main():
     # assembler file includes: LLVM never reads them (the textual IR of
     # VGG-16's weights is gigabytes, and llc would need more than 10 GB).
     external = os.path.join(work, "model.external.mlirbc")
-    run([amp_opt, lowered, "--emit-bytecode",
+    # amp's own attributes (amp.policy on the module) go too: a stock
+    # mlir-translate cannot read them.
+    run([amp_opt, lowered, "--emit-bytecode", "--amp-strip-annotations",
          "--amp-externalize-weights=dir=" + work, "-o", external])
     weights = os.path.join(out, "weights.o")
     run([args.cxx, "-c", os.path.join(work, "weights.s"), "-o", weights])

@@ -254,6 +254,15 @@ int main(int argc, char **argv) {
   const char *old = getenv("LD_LIBRARY_PATH");
   std::string path = driverDir + (old && *old ? ":" + std::string(old) : "");
   setenv("LD_LIBRARY_PATH", path.c_str(), 1);
+#ifdef AMP_EMULATOR_PRELOAD
+  // A sanitizer build: the driver is instrumented, the program is not, and
+  // the sanitizer runtime must be the first library the program loads.
+  const char *preloaded = getenv("LD_PRELOAD");
+  std::string preload = std::string(AMP_EMULATOR_PRELOAD) +
+                        (preloaded && *preloaded ? ":" + std::string(preloaded)
+                                                 : "");
+  setenv("LD_PRELOAD", preload.c_str(), 1);
+#endif
   execvp(argv[i], argv + i);
   fprintf(stderr, "amp-emulate: error: cannot run %s: %s\n", argv[i],
           std::strerror(errno));

@@ -154,4 +154,19 @@ def AmpExternalizeWeightsPass
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def AmpStripAnnotationsPass : Pass<"amp-strip-annotations"> {
+  let summary = "Remove amp's attributes (amp.policy, amp.color, ...) from "
+                "every op";
+  let description = [{
+    Removes every discardable attribute of the `amp` dialect (names starting
+    with `amp.`) from the op it runs on and every op inside. A lowered module
+    that keeps one cannot be read by tools that do not load amp's dialect,
+    such as a stock `mlir-translate`; amp-compile runs this before
+    translating to LLVM IR.
+  }];
+  let statistics = [
+    Statistic<"numRemoved", "removed-attributes", "Attributes removed">,
+  ];
+}
+
 #endif // AMP_RUNNER_PASSES_TD
