@@ -103,10 +103,20 @@ function buildModel(doc) {
     }
   });
 
+  // Layers are numbered from 0 in each function, in program order (the
+  // group of ops before the first layer is "input").
+  const numberIn = new Map();
   const layers = (graph.layers || []).map(function (l, id) {
+    const fn = l.function || "";
+    let name = l.name || "layer";
+    if (l.kind !== "prologue") {
+      const number = numberIn.get(fn) || 0;
+      numberIn.set(fn, number + 1);
+      name = "layer " + number + ": " + name;
+    }
     return {
-      id: id, fn: l.function || "", name: l.name || "layer", kind: l.kind || "",
-      head: l.head, members: [], counts: {},
+      id: id, fn: fn, name: name, kind: l.kind || "", head: l.head,
+      members: [], counts: {},
     };
   });
   nodes.forEach(function (n) {

@@ -2,9 +2,11 @@
 """Checks the DOM of the report after its script ran (chromium --dump-dom).
 
   check-dom.py DOM.html [--hits N] [--selected OP] [--min-nodes N]
+                        [--max-nodes N]
 
 - the script finished (<body data-ready="true">);
-- at least --min-nodes op or layer nodes are drawn in the graph;
+- at least --min-nodes op or layer nodes are drawn in the graph, and no
+  more than --max-nodes nodes in all (the page draws what is in the window);
 - with --hits: the search from the address (#search=...) found N ops, and
   lists them;
 - with --selected: the first hit, OP, is selected: its details are shown and
@@ -28,6 +30,7 @@ def main():
     parser.add_argument("--hits", type=int)
     parser.add_argument("--selected")
     parser.add_argument("--min-nodes", type=int, default=1)
+    parser.add_argument("--max-nodes", type=int)
     args = parser.parse_args()
     dom = open(args.dom, encoding="utf-8").read()
     body = re.search(r"<body([^>]*)>", dom)
@@ -37,6 +40,8 @@ def main():
     drawn = [n for n in nodes if n.split()[0] in ("op", "layer")]
     if len(drawn) < args.min_nodes:
         fail("%d op or layer nodes drawn, expected at least %d" % (len(drawn), args.min_nodes))
+    if args.max_nodes is not None and len(nodes) > args.max_nodes:
+        fail("%d nodes drawn, expected at most %d" % (len(nodes), args.max_nodes))
     summary = "%d nodes drawn" % len(nodes)
     if args.hits is not None:
         hits = re.search(r'data-search-hits="(\d+)"', body.group(1))
