@@ -53,11 +53,25 @@ function main() {
     },
     hover: function (info) { showTooltip(model, info, dg); },
     rendered: function (nodes, edges) {
+      minimap.update();
       el("status").textContent = dg.nodes.length + " nodes (" + nodes + " drawn), " + dg.edges.length + " edges · layout " +
         layoutMs.toFixed(0) + " ms · drag to pan, wheel to zoom";
     },
   });
   view.classOf = function (d) { return d.cls || ""; };
+  const minimap = new Minimap(el("minimap"), view);
+  // The fills of the precisions, for the overview (a canvas has no CSS).
+  const style = window.getComputedStyle(document.documentElement);
+  const fills = {};
+  PRECISIONS.forEach(function (p) { fills[p] = style.getPropertyValue("--" + p).trim() || "#999"; });
+  const colorOf = function (d) {
+    if (d.cls && d.cls.indexOf(" sel") >= 0) return "#1c7ed6";
+    if (d.cls && d.cls.indexOf(" hit") >= 0) return "#f08c00";
+    if (d.cls && d.cls.indexOf(" dim") >= 0) return "#e9ecef";
+    if (d.kind === "layer") return fills[d.layer.prec];
+    if (d.kind === "op") return fills[d.node.prec];
+    return "#39424c";
+  };
 
   function matches(n) {
     if (n.kind !== "op") return true;
@@ -96,6 +110,7 @@ function main() {
       }
       d.cls = cls;
     });
+    minimap.draw(colorOf);
     view.requestRender();
   }
 

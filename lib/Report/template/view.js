@@ -340,3 +340,79 @@ View.prototype.hover = function (ev) {
   const e = d ? null : this.targetEdge(ev);
   this.handlers.hover(d || e ? { node: d, edge: e, x: ev.clientX, y: ev.clientY } : null);
 };
+
+/**
+ * The overview in the corner: every displayed node as a dot in its fill
+ * color, and the window as a rectangle; clicking or dragging in it moves
+ * the window there.
+ */
+function Minimap(box, view) {
+  this.box = box;
+  this.canvas = box.querySelector("canvas");
+  this.frame = box.querySelector("#minimap-view");
+  this.view = view;
+  this.scale = 1;
+  const self = this;
+  let dragging = false;
+  const move = function (ev) {
+    const r = self.canvas.getBoundingClientRect();
+    const b = self.view.bounds;
+    if (!b) return;
+    const gx = b.x0 + (ev.clientX - r.left - self.ox) / self.scale;
+    const gy = b.y0 + (ev.clientY - r.top - self.oy) / self.scale;
+    const s = self.view.size();
+    self.view.tx = s.w / 2 - gx * self.view.k;
+    self.view.ty = s.h / 2 - gy * self.view.k;
+    self.view.requestRender();
+  };
+  box.addEventListener("pointerdown", function (ev) {
+    dragging = true;
+    box.setPointerCapture(ev.pointerId);
+    move(ev);
+    ev.stopPropagation();
+  });
+  box.addEventListener("pointermove", function (ev) { if (dragging) move(ev); });
+  box.addEventListener("pointerup", function () { dragging = false; });
+  box.addEventListener("wheel", function (ev) { ev.stopPropagation(); }, { passive: true });
+}
+
+/** Draws the nodes of the view's graph, `colorOf(d)` giving each a color. */
+Minimap.prototype.draw = function (colorOf) {
+  const dg = this.view.dg, b = this.view.bounds;
+  if (!dg || !b) return;
+  const w = this.box.clientWidth, h = this.box.clientHeight;
+  const ratio = window.devicePixelRatio || 1;
+  this.canvas.width = Math.round(w * ratio);
+  this.canvas.height = Math.round(h * ratio);
+  this.canvas.style.width = w + "px";
+  this.canvas.style.height = h + "px";
+  const ctx = this.canvas.getContext("2d");
+  if (!ctx) return;
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  ctx.clearRect(0, 0, w, h);
+  const gw = b.x1 - b.x0, gh = b.y1 - b.y0;
+  this.scale = Math.min((w - 8) / gw, (h - 8) / gh);
+  this.ox = (w - gw * this.scale) / 2;
+  this.oy = (h - gh * this.scale) / 2;
+  const s = this.scale, ox = this.ox, oy = this.oy;
+  dg.nodes.forEach(function (d) {
+    ctx.fillStyle = colorOf(d);
+    ctx.fillRect(ox + (d.x0 - b.x0) * s, oy + (d.y0 - b.y0) * s, Math.max(1.5, d.w * s), Math.max(1.5, d.h * s));
+  });
+  this.update();
+};
+
+/** Moves the window's rectangle to where the view is. */
+Minimap.prototype.update = function () {
+  const b = this.view.bounds;
+  if (!b) return;
+  const v = this.view, size = v.size(), s = this.scale;
+  const x0 = (-v.tx / v.k - b.x0) * s + this.ox, y0 = (-v.ty / v.k - b.y0) * s + this.oy;
+  const x1 = ((size.w - v.tx) / v.k - b.x0) * s + this.ox, y1 = ((size.h - v.ty) / v.k - b.y0) * s + this.oy;
+  const w = this.box.clientWidth, h = this.box.clientHeight;
+  const cx0 = Math.max(0, x0), cy0 = Math.max(0, y0), cx1 = Math.min(w, x1), cy1 = Math.min(h, y1);
+  this.frame.style.left = cx0 + "px";
+  this.frame.style.top = cy0 + "px";
+  this.frame.style.width = Math.max(2, cx1 - cx0) + "px";
+  this.frame.style.height = Math.max(2, cy1 - cy0) + "px";
+};
