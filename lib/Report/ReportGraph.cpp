@@ -122,7 +122,7 @@ private:
   }
   /// The report op `op` stands for, if any (each report op once, in order).
   std::optional<int64_t> claim(StringRef function, Operation *op);
-  int64_t addIo(StringRef function, std::string name, Type type,
+  int64_t addIo(const std::string &function, std::string name, Type type,
                 StringRef kind);
   ArrayRef<Source> getSources(Value value);
   void addEdges(Value value, int64_t to);
@@ -162,8 +162,8 @@ std::optional<int64_t> GraphBuilder::claim(StringRef function,
   return it->second[next++];
 }
 
-int64_t GraphBuilder::addIo(StringRef function, std::string name, Type type,
-                            StringRef kind) {
+int64_t GraphBuilder::addIo(const std::string &function, std::string name,
+                            Type type, StringRef kind) {
   io.push_back(llvm::json::Object{{"function", function},
                                   {"name", std::move(name)},
                                   {"type", printType(type)},
@@ -284,7 +284,7 @@ void GraphBuilder::addFunction(FunctionOpInterface func) {
       currentLayer = static_cast<int64_t>(layers.size());
       layers.push_back(llvm::json::Object{
           {"function", name},
-          {"name", op->getName().stripDialect()},
+          {"name", op->getName().stripDialect().str()},
           {"head", index},
           {"kind", stringifyLayerKind(*kind)}});
     }

@@ -5,49 +5,32 @@
 
 // RUN: amp-opt %s --amp-mixed-precision=report=%t.html -o /dev/null
 // RUN: %python %S/Inputs/check-html-report.py %t.html --model %s | FileCheck %s --check-prefix=SUMMARY
-// RUN: %python -c "import json,re,sys; d=json.loads(re.search(r'amp-report-data\">(.*?)</script>', open(sys.argv[1]).read(), re.S).group(1)); json.dump(d['graph'], sys.stdout, indent=1, sort_keys=True)" %t.html | FileCheck %s
+// RUN: %python -c "import json,re,sys; d=json.loads(re.search(r'amp-report-data\">(.*?)</script>', open(sys.argv[1]).read(), re.S).group(1))['graph']; [print(k, json.dumps(d[k], sort_keys=True)) for k in sorted(d) if k != 'edges']; [print('edge', json.dumps(e)) for e in d['edges']]" %t.html | FileCheck %s
 
-// SUMMARY: OK: 3 ops, 4 io nodes, 5 edges (3 through casts), 2 layers
+// SUMMARY: OK: 3 ops, 5 io nodes, 6 edges (3 through casts), 2 layers
 
-// Node 0 is the matmul, 1 the exp, 2 the matmul of @second; 3 and 4 are
-// @mlp's arguments, 5 its result; 6 @second's argument.
-// CHECK:      "edges": [
-// CHECK-NEXT:  [
-// CHECK-NEXT:   3,
-// CHECK-NEXT:   0,
-// CHECK-NEXT:   1536,
-// CHECK-NEXT:   "f32->f16"
-// CHECK:       [
-// CHECK-NEXT:   4,
-// CHECK-NEXT:   0,
-// CHECK-NEXT:   3072,
-// CHECK-NEXT:   "f32->f16"
-// CHECK:       [
-// CHECK-NEXT:   0,
-// CHECK-NEXT:   1,
-// CHECK-NEXT:   0,
-// CHECK-NEXT:   ""
-// CHECK:       [
-// CHECK-NEXT:   1,
-// CHECK-NEXT:   5,
-// CHECK-NEXT:   0,
-// CHECK-NEXT:   ""
-// CHECK:       [
-// CHECK-NEXT:   6,
-// CHECK-NEXT:   2,
-// CHECK:        "f32->f16"
-// CHECK:      "functions": [
-// CHECK:        "name": "mlp",
-// CHECK:        "name": "second",
-// CHECK:      "layer": [
-// CHECK-NEXT:  0,
-// CHECK-NEXT:  0,
-// CHECK-NEXT:  1
-// CHECK:      "layers": [
-// CHECK:        "head": 0,
-// CHECK-NEXT:   "kind": "matmul",
-// CHECK-NEXT:   "name": "matmul"
-// CHECK:      "unmatched": 0
+// Nodes 0-2 are the report's ops: @mlp's matmul and exp, @second's matmul;
+// then the io nodes: 3 and 4 @mlp's arguments, 5 its result, 6 @second's
+// argument, 7 its result. The matmuls read their arguments through casts
+// to f16 (elements x 6 bytes: 256 x 6, 512 x 6, 16 x 6); the fill of the
+// accumulator and the constant are looked through; the matmul of @mlp
+// writes f32 for the exp, so no cast between them.
+// CHECK:      functions [{"inputs": [3, 4], "name": "mlp", "outputs": [5]}, {"inputs": [6], "name": "second", "outputs": [7]}]
+// CHECK-NEXT: io [{"function": "mlp", "kind": "input", "name": "%arg0", "type": "tensor<8x32xf32>"}, {"function": "mlp", "kind": "input", "name": "%arg1", "type": "tensor<32x16xf32>"}, {"function": "mlp", "kind": "output", "name": "result 0", "type": "tensor<8x16xf32>"}, {"function": "second", "kind": "input", "name": "%arg0", "type": "tensor<4x4xf32>"}, {"function": "second", "kind": "output", "name": "result 0", "type": "tensor<4x4xf32>"}]
+// CHECK-NEXT: layer [0, 0, 1]
+// CHECK-NEXT: layers [{"function": "mlp", "head": 0, "kind": "matmul", "name": "matmul"}, {"function": "second", "head": 2, "kind": "matmul", "name": "matmul"}]
+// CHECK-NEXT: unmatched 0
+// CHECK-NEXT: edge [3, 0, 1536, "f32->f16"]
+// CHECK-NEXT: edge [4, 0, 3072, "f32->f16"]
+// CHECK-NEXT: edge [0, 1, 0, ""]
+// CHECK-NEXT: edge [1, 5, 0, ""]
+// CHECK-NEXT: edge [6, 2, 96, "f32->f16"]
+// CHECK-NEXT: edge [2, 7, 0, ""]
+
+// The ops gain their types in the converted module and their source line
+// (every '<' escaped, as everywhere in the data element).
+// RUN: FileCheck %s --check-prefix=OPS < %t.html
+// OPS: "op":"linalg.matmul","output":"f16","reason":"default list","source":"%mm = linalg.matmul ins(%x, %w : tensor\u003c8x32xf32>, tensor\u003c32x16xf32>) outs(%init : tensor\u003c8x16xf32>) -> tensor\u003c8x16xf32>","types":"(tensor\u003c8x32xf16>, tensor\u003c32x16xf16>, tensor\u003c8x16xf32>) -> tensor\u003c8x16xf32>"
 
 func.func @mlp(%x: tensor<8x32xf32>, %w: tensor<32x16xf32>) -> tensor<8x16xf32> {
   %zero = arith.constant 0.0 : f32

@@ -172,7 +172,6 @@ function buildModel(doc) {
     const parts = [n.label];
     if (n.op) {
       parts.push(n.op.op, n.op.loc, n.op.reason, n.op.color, PRECISION_NAMES[n.prec], n.op.function);
-      if (n.layer >= 0) parts.push(layers[n.layer].name);
     } else {
       parts.push(n.kind, n.io.type, n.fn);
     }
