@@ -268,7 +268,7 @@ function renderTune(model, select) {
   ops.forEach(function (t, i) {
     const x = left + i * (barW + 1);
     const y = yOf(t.sensitivity);
-    const cls = t.sensitivity === null ? "inf" : t.kept_fp32 ? "kept" : "low";
+    const cls = (t.kept_fp32 ? "kept" : "low") + (t.sensitivity === null ? " inf" : "");
     svg += '<rect class="bar ' + cls + '" data-tune="' + i + '" x="' + x + '" y="' + y.toFixed(1) + '" width="' + barW + '" height="' + Math.max(1, top + plotH - y).toFixed(1) + '"><title>' +
       escapeHtml(t.op + " at " + t.loc + ": adds rel_l2 " + formatNumber(t.sensitivity) + (t.kept_fp32 ? " (kept in FP32)" : "")) + "</title></rect>";
   });
@@ -280,7 +280,7 @@ function renderTune(model, select) {
   svg += '<line class="axis" x1="' + left + '" x2="' + width + '" y1="' + (top + plotH) + '" y2="' + (top + plotH) + '"/></svg>';
   h += '<div id="tune-chart">' + svg + "</div>";
   h += '<p class="hint">The error each op adds in 16 bits (relative L2 of its result less its inputs\'), most first. ' +
-    'Red: kept in FP32; green: left in 16 bits; violet: not finite. ' +
+    'Red: kept in FP32; green: left in 16 bits; a violet outline and a full bar: not finite. ' +
     (bounds.rel_l2 > 0 ? "Dashed: the rel_l2 tolerance." : "The tolerance has no rel_l2 bound to draw.") + "</p>";
   box.innerHTML = h;
   box.onclick = function (ev) {

@@ -409,6 +409,10 @@ Minimap.prototype.update = function () {
   const v = this.view, size = v.size(), s = this.scale;
   const x0 = (-v.tx / v.k - b.x0) * s + this.ox, y0 = (-v.ty / v.k - b.y0) * s + this.oy;
   const x1 = ((size.w - v.tx) / v.k - b.x0) * s + this.ox, y1 = ((size.h - v.ty) / v.k - b.y0) * s + this.oy;
+  // Hidden while the whole graph is in the window.
+  const whole = -v.tx / v.k <= b.x0 && -v.ty / v.k <= b.y0 &&
+    (size.w - v.tx) / v.k >= b.x1 && (size.h - v.ty) / v.k >= b.y1;
+  this.box.style.visibility = whole ? "hidden" : "visible";
   const w = this.box.clientWidth, h = this.box.clientHeight;
   const cx0 = Math.max(0, x0), cy0 = Math.max(0, y0), cx1 = Math.min(w, x1), cy1 = Math.min(h, y1);
   this.frame.style.left = cx0 + "px";
