@@ -67,7 +67,7 @@ if [ -n "$measure" ]; then
   for model in third_party/corpus/linalg/*.mlir third_party/corpus/tosa/*.mlir; do
     measure "$model" ""
   done
-  python3 bench/compile/gen_model.py --family transformer --ops 45000 -o "$tmp/transformer-45k.mlir" >/dev/null
+  python3 bench/compile/gen_model.py --family transformer --ops 45000 -o "$tmp/transformer-45k.mlir" >/dev/null 2>&1
   measure "$tmp/transformer-45k.mlir" ""
   exit 0
 fi
