@@ -38,30 +38,23 @@ static std::string getModelName(Operation *root) {
 }
 
 /// The HTML document for the conversion of `root`.
-static FailureOr<llvm::json::Value>
-buildDocument(Operation *root, FloatType target,
-              ArrayRef<FunctionConversion> functions) {
+static llvm::json::Value buildDocument(Operation *root, FloatType target,
+                                       ArrayRef<FunctionConversion> functions) {
   std::string json;
   {
     llvm::raw_string_ostream os(json);
     writeConversionReport(os, target, functions);
   }
-  llvm::Expected<llvm::json::Value> report = llvm::json::parse(json);
-  if (!report) {
-    // The writer produces valid JSON; this is an internal error.
-    emitError(root->getLoc())
-        << "the JSON report does not parse: "
-        << llvm::toString(report.takeError());
-    return failure();
-  }
-  llvm::json::Object *object = report->getAsObject();
+  llvm::json::Value report = llvm::cantFail(
+      llvm::json::parse(json), "the JSON report writer wrote invalid JSON");
+  llvm::json::Object *object = report.getAsObject();
   llvm::json::Array *ops = object ? object->getArray("ops") : nullptr;
   llvm::json::Array noOps;
   llvm::json::Object graph = buildReportGraph(root, ops ? *ops : noOps);
   return llvm::json::Value(llvm::json::Object{
       {"tool", "amp-opt"},
       {"title", getModelName(root)},
-      {"report", std::move(*report)},
+      {"report", std::move(report)},
       {"graph", std::move(graph)}});
 }
 
@@ -75,13 +68,8 @@ mlir::amp::writeReportFile(Operation *root, StringRef path, FloatType target,
            << "': unknown extension; a report is " << getReportExtensions();
 
   std::optional<llvm::json::Value> document;
-  if (*format == ReportFormat::Html) {
-    FailureOr<llvm::json::Value> built =
-        buildDocument(root, target, functions);
-    if (failed(built))
-      return failure();
-    document = std::move(*built);
-  }
+  if (*format == ReportFormat::Html)
+    document = buildDocument(root, target, functions);
   llvm::Error error = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
     if (document)
       writeHtmlReport(os, *document);
