@@ -82,6 +82,7 @@ function renderLegend() {
   h += band("green", "green: a contraction (16-bit inputs, wide accumulator)");
   h += band("gray", "gray: follows its neighbours");
   h += band("red", "red: kept in FP32 (numerically risky, or by request)");
+  h += '<div class="legend-row"><span class="swatch" style="background:none;border:none;width:34px;color:#6741d9;font-size:10px;font-weight:600;margin-right:6px">range</span>a value range decided (see its details)</div>';
   h += '<div class="legend-row"><svg width="34" height="14"><path class="edge cast" d="M1,7H33"/><path class="cast-mark" d="M17,1l6,6l-6,6l-6,-6Z"/></svg>an edge through casts (types, bytes)</div>';
   h += '<div class="legend-row"><svg width="34" height="14"><rect x="1" y="1" width="32" height="12" rx="3" style="fill:#fff;stroke:#39424c;stroke-width:1.5"/><rect x="4" y="8" width="26" height="3" style="fill:var(--f16)"/></svg>a collapsed layer (its ops\' precisions)</div>';
   el("legend").innerHTML = h;

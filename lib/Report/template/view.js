@@ -245,6 +245,7 @@ function nodeMarkup(d, cls, detail) {
     if (detail > 0) {
       s += '<text x="12" y="16">' + escapeHtml(clip(n.label, d.w - 18)) + "</text>";
       if (detail > 1) s += '<text class="t2" x="12" y="31">' + escapeHtml(clip(precisionLine(n.op), d.w - 18)) + "</text>";
+      if (detail > 1 && n.op.range) s += '<text class="range-tag" x="' + (d.w - 5) + '" y="13">range</text>';
     }
   } else {
     s += '<rect class="body" width="' + d.w + '" height="' + d.h + '" rx="15"/>';
