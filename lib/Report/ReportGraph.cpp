@@ -146,8 +146,7 @@ private:
 
 } // namespace
 
-std::optional<int64_t> GraphBuilder::claim(StringRef function,
-                                           Operation *op) {
+std::optional<int64_t> GraphBuilder::claim(StringRef function, Operation *op) {
   if (pending.empty())
     return std::nullopt;
   std::string key = makeKey(function, op->getName().getStringRef(),
@@ -234,8 +233,8 @@ void GraphBuilder::addEdges(Value value, int64_t to) {
   for (const Source &source : getSources(value)) {
     if (!edgeSet.insert({source.node, to, source.casts}).second)
       continue;
-    edges.push_back(llvm::json::Array{source.node, to, source.castBytes,
-                                      source.casts});
+    edges.push_back(
+        llvm::json::Array{source.node, to, source.castBytes, source.casts});
   }
 }
 
@@ -282,11 +281,11 @@ void GraphBuilder::addFunction(FunctionOpInterface func) {
     annotate(index, op);
     if (std::optional<LayerKind> kind = getLayerKind(op)) {
       currentLayer = static_cast<int64_t>(layers.size());
-      layers.push_back(llvm::json::Object{
-          {"function", name},
-          {"name", op->getName().stripDialect().str()},
-          {"head", index},
-          {"kind", stringifyLayerKind(*kind)}});
+      layers.push_back(
+          llvm::json::Object{{"function", name},
+                             {"name", op->getName().stripDialect().str()},
+                             {"head", index},
+                             {"kind", stringifyLayerKind(*kind)}});
     }
     layerOf[index] = currentLayer;
   }
@@ -316,9 +315,8 @@ void GraphBuilder::addFunction(FunctionOpInterface func) {
     if (!terminator || !terminator->hasTrait<OpTrait::ReturnLike>())
       continue;
     for (Value value : terminator->getOperands()) {
-      int64_t node =
-          addIo(name, "result " + std::to_string(result++), value.getType(),
-                "output");
+      int64_t node = addIo(name, "result " + std::to_string(result++),
+                           value.getType(), "output");
       outputs.push_back(node);
       addEdges(value, node);
     }

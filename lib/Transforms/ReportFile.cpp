@@ -51,11 +51,10 @@ static llvm::json::Value buildDocument(Operation *root, FloatType target,
   llvm::json::Array *ops = object ? object->getArray("ops") : nullptr;
   llvm::json::Array noOps;
   llvm::json::Object graph = buildReportGraph(root, ops ? *ops : noOps);
-  return llvm::json::Value(llvm::json::Object{
-      {"tool", "amp-opt"},
-      {"title", getModelName(root)},
-      {"report", std::move(report)},
-      {"graph", std::move(graph)}});
+  return llvm::json::Value(llvm::json::Object{{"tool", "amp-opt"},
+                                              {"title", getModelName(root)},
+                                              {"report", std::move(report)},
+                                              {"graph", std::move(graph)}});
 }
 
 LogicalResult

@@ -19,8 +19,7 @@ namespace amp {
 /// extension says (getReportFormat). Emits an error at the location of
 /// `root` and fails if the name has another extension or the file cannot be
 /// written.
-LogicalResult writeReportFile(Operation *root, StringRef path,
-                              FloatType target,
+LogicalResult writeReportFile(Operation *root, StringRef path, FloatType target,
                               ArrayRef<FunctionConversion> functions);
 
 } // namespace amp

@@ -42,8 +42,7 @@ static SmallVector<Pass *> findConversionPasses(OpPassManager &pm) {
   return passes;
 }
 
-LogicalResult mlir::amp::tune::checkTuneReport(MLIRContext *ctx,
-                                               StringRef path,
+LogicalResult mlir::amp::tune::checkTuneReport(MLIRContext *ctx, StringRef path,
                                                StringRef pipeline,
                                                llvm::raw_ostream &errs) {
   if (getReportFormat(path) != ReportFormat::Html) {
@@ -56,8 +55,8 @@ LogicalResult mlir::amp::tune::checkTuneReport(MLIRContext *ctx,
   if (failed(runner::parsePipeline(pipeline, pm, "--pipeline", errs)))
     return failure();
   if (findConversionPasses(pm).size() != 1) {
-    errs << "amp-tune: error: --report shows the report of "
-         << kPassName << ", which --pipeline '" << pipeline
+    errs << "amp-tune: error: --report shows the report of " << kPassName
+         << ", which --pipeline '" << pipeline
          << "' must run once on the module (not nested in func.func)\n";
     return failure();
   }
@@ -86,8 +85,8 @@ LogicalResult mlir::amp::tune::writeTuneReport(ModuleOp tuned,
   if (passes.size() != 1)
     return failure(); // checkTuneReport said why.
   std::string option = ("report=" + jsonPath).str();
-  if (failed(passes.front()->initializeOptions(
-          option, [&](const Twine &message) {
+  if (failed(
+          passes.front()->initializeOptions(option, [&](const Twine &message) {
             errs << "amp-tune: error: " << message << "\n";
             return failure();
           })))
@@ -105,8 +104,8 @@ LogicalResult mlir::amp::tune::writeTuneReport(ModuleOp tuned,
              : llvm::Expected<llvm::json::Value>(
                    llvm::errorCodeToError(buffer.getError()));
   if (!report) {
-    errs << "amp-tune: error: cannot read the report of " << kPassName
-         << ": " << llvm::toString(report.takeError()) << "\n";
+    errs << "amp-tune: error: cannot read the report of " << kPassName << ": "
+         << llvm::toString(report.takeError()) << "\n";
     return failure();
   }
   llvm::json::Object *object = report->getAsObject();
@@ -117,12 +116,12 @@ LogicalResult mlir::amp::tune::writeTuneReport(ModuleOp tuned,
   std::string title = "model";
   if (auto file = dyn_cast<FileLineColLoc>(tuned.getLoc()))
     title = llvm::sys::path::filename(file.getFilename().getValue()).str();
-  llvm::json::Value document = llvm::json::Object{
-      {"tool", "amp-tune"},
-      {"title", title},
-      {"report", std::move(*report)},
-      {"graph", std::move(graph)},
-      {"tune", std::move(tuning)}};
+  llvm::json::Value document =
+      llvm::json::Object{{"tool", "amp-tune"},
+                         {"title", title},
+                         {"report", std::move(*report)},
+                         {"graph", std::move(graph)},
+                         {"tune", std::move(tuning)}};
   std::string error;
   auto out = openOutputFile(path, &error);
   if (!out) {

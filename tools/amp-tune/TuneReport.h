@@ -1,4 +1,5 @@
-//===- TuneReport.h - amp-tune's HTML report ---------------------*- C++ -*-===//
+//===- TuneReport.h - amp-tune's HTML report ---------------------*- C++
+//-*-===//
 //
 // Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

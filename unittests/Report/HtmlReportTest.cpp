@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "amp/InitAmp.h"
 #include "amp/Report/HtmlReport.h"
+#include "amp/InitAmp.h"
 #include "amp/Report/ReportGraph.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -66,8 +66,7 @@ TEST(HtmlReport, DataCannotCloseItsElement) {
        at = page.find("<script", at + 1))
     ++scripts;
   EXPECT_EQ(scripts, 2u);
-  EXPECT_EQ(page.find("<!--", page.find("amp-report-data")),
-            std::string::npos);
+  EXPECT_EQ(page.find("<!--", page.find("amp-report-data")), std::string::npos);
   // The data parses back to the document, the string unchanged.
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(dataOf(page));
   ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
@@ -87,9 +86,8 @@ protected:
   /// A report op as the JSON report writes it.
   static llvm::json::Value op(StringRef function, StringRef name,
                               StringRef loc) {
-    return llvm::json::Object{{"function", function.str()},
-                              {"op", name.str()},
-                              {"loc", loc.str()}};
+    return llvm::json::Object{
+        {"function", function.str()}, {"op", name.str()}, {"loc", loc.str()}};
   }
 
   MLIRContext context;
@@ -126,8 +124,7 @@ TEST_F(ReportGraphTest, LongChainsAreLookedThroughWithoutRecursion) {
                      "  %v0 = arith.negf %x : f32 loc(\"first\")\n";
   for (int i = 1; i <= kChain; ++i)
     text += "  %v" + std::to_string(i) + " = arith.addf %v" +
-            std::to_string(i - 1) + ", %v" + std::to_string(i - 1) +
-            " : f32\n";
+            std::to_string(i - 1) + ", %v" + std::to_string(i - 1) + " : f32\n";
   text += "  %last = arith.negf %v" + std::to_string(kChain) +
           " : f32 loc(\"last\")\n  return %last : f32\n}\n";
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
