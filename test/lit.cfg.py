@@ -213,6 +213,22 @@ if os.path.exists(llvm_config_tool):
 if lit_config.params.get("long_tests") or os.environ.get("AMP_LONG_TESTS"):
     config.available_features.add("long-tests")
 
+#  chromium  a Chromium (Debian's `chromium`) to load the HTML reports in;
+#            %chromium runs it headless, without the sandbox (which cannot
+#            start as root) or a GPU. Each test passes its own
+#            --user-data-dir, so that tests running at once do not share a
+#            profile.
+for _name in ("chromium", "chromium-browser", "google-chrome"):
+    _chromium = shutil.which(_name)
+    if _chromium:
+        config.available_features.add("chromium")
+        config.substitutions.append((
+            "%chromium",
+            _chromium + " --headless --no-sandbox --disable-gpu --no-first-run"
+            " --no-default-browser-check --disable-extensions --hide-scrollbars"
+            " --virtual-time-budget=10000"))
+        break
+
 # Tests that build a small CMake project need a C++ compiler and CMake.
 if shutil.which(config.cmake_command) and os.path.exists(config.cxx_compiler):
     config.available_features.add("cmake")

@@ -23,6 +23,8 @@
 
 #include "ConversionReport.h"
 
+#include "amp/Report/HtmlReport.h"
+
 #include "llvm/Support/JSON.h"
 
 #include <cmath>
@@ -31,19 +33,7 @@ using namespace mlir;
 using namespace mlir::amp;
 
 std::string mlir::amp::formatLocation(Location loc) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
-    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
-       << fileLoc.getColumn();
-  else if (auto fused = dyn_cast<FusedLoc>(loc);
-           fused && !fused.getLocations().empty())
-    return formatLocation(fused.getLocations().front());
-  else if (auto named = dyn_cast<NameLoc>(loc))
-    os << named.getName().getValue();
-  else
-    loc.print(os);
-  return text;
+  return formatReportLocation(loc);
 }
 
 static std::string typeString(Type type) {

@@ -17,8 +17,9 @@
 
 #include "amp/Transforms/Passes.h"
 
-#include "ConversionReport.h"
+#include "ReportFile.h"
 #include "amp/Analysis/ObservedRanges.h"
+#include "amp/Report/HtmlReport.h"
 #include "amp/Transforms/MixedPrecision.h"
 #include "amp/Utils/CastUtils.h"
 #include "amp/Utils/ConversionMemo.h"
@@ -148,6 +149,10 @@ LogicalResult AMP_COMMON::initialize(MLIRContext *ctx) {
       ctx, passName, "target-type", targetType, FloatType(), {"f16", "bf16"});
   if (failed(target))
     return failure();
+  if (!report.empty() && !getReportFormat(report))
+    return error() << "report= '" << report
+                   << "' has an unknown extension; a report is "
+                   << getReportExtensions();
   resolved.target = *target;
 
   FailureOr<FloatType> accumulate = parseFloatOption(
@@ -585,19 +590,9 @@ void AmpMixedPrecisionPass::runOnOperation() {
   for (const FunctionConversion &conversion : conversions)
     updateStatistics(conversion);
 
-  if (!report.empty()) {
-    llvm::Error error =
-        llvm::writeToOutput(report, [&](llvm::raw_ostream &os) {
-          writeConversionReport(os, resolved.target, conversions);
-          return llvm::Error::success();
-        });
-    if (error) {
-      emitError(root->getLoc())
-          << "cannot write the report to '" << report
-          << "': " << llvm::toString(std::move(error));
-      return signalPassFailure();
-    }
-  }
+  if (!report.empty() &&
+      failed(writeReportFile(root, report, resolved.target, conversions)))
+    return signalPassFailure();
 }
 
 } // namespace

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TuneReport.h"
 #include "Tuner.h"
 
 #include "amp/Runner/ModelOptions.h"
@@ -39,6 +40,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -87,6 +90,12 @@ struct Options {
       llvm::cl::desc("Print the trials and the ranking as JSON on standard "
                      "output (needs -o)"),
       llvm::cl::cat(outputCategory)};
+  llvm::cl::opt<std::string> report{
+      "report",
+      llvm::cl::desc("Write an HTML page that shows the tuned model's "
+                     "conversion on its graph, with the error each op adds "
+                     "and the tolerance"),
+      llvm::cl::value_desc("file.html"), llvm::cl::cat(outputCategory)};
   llvm::cl::opt<bool> quiet{"quiet", llvm::cl::desc("No progress, only errors"),
                             llvm::cl::cat(outputCategory)};
 };
@@ -120,6 +129,8 @@ int main(int argc, char **argv) {
       "--inputs=samples/ -o tuned.mlir\n"
       "  amp-tune model.mlir --tolerance=cosine=0.9999 --json -o tuned.mlir "
       "> trials.json\n"
+      "  amp-tune model.mlir --tolerance=rel_l2=1e-3 --report=tuned.html "
+      "-o tuned.mlir\n"
       "  amp-opt tuned.mlir --amp-mixed-precision   (the tuned model)\n"
       "\n"
       "Progress goes to standard error. Exit status: 0, or 2 on any error.\n");
@@ -169,6 +180,9 @@ int main(int argc, char **argv) {
     if (failed(parsePipeline(options.pipeline, check, "--pipeline", errs)))
       return kError;
   }
+  if (!options.report.empty() &&
+      failed(checkTuneReport(&context, options.report, options.pipeline, errs)))
+    return kError;
   OwningOpRef<ModuleOp> original =
       parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!original) {
@@ -242,6 +256,18 @@ int main(int argc, char **argv) {
       log << "amp-tune: wrote " << options.outputFile
           << "; the tuned model: amp-opt " << options.outputFile
           << " --pass-pipeline='builtin.module(" << options.pipeline << ")'\n";
+  }
+  if (!options.report.empty()) {
+    llvm::json::Value tuning = toJson(*result, options.model.inputFile,
+                                      options.tolerance,
+                                      prepared->samples.size());
+    if (chosen && std::isfinite(chosen->relL2))
+      tuning.getAsObject()->try_emplace("result_rel_l2", chosen->relL2);
+    if (failed(writeTuneReport(*pristine, options.pipeline, std::move(tuning),
+                               options.report, errs)))
+      return kError;
+    if (config.progress)
+      log << "amp-tune: wrote the report " << options.report << "\n";
   }
   if (options.json)
     llvm::outs() << llvm::formatv("{0:2}",

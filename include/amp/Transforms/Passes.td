@@ -77,8 +77,9 @@ defvar AmpMixedPrecisionOptions = [
            "Policy attribute (e.g. '#amp.default_policy<min_macs = 1000>'); "
            "overrides amp.policy on the module">,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
-           "Write a JSON report of every decision to this file ('-' for "
-           "stdout)">,
+           "Write a report of every decision to this file: JSON for "
+           "FILE.json ('-' for stdout), a self-contained page that draws it "
+           "on the model's graph for FILE.html (docs/report.md)">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark with the decision for every converted or kept op">,
 ];
