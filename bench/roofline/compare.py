@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Before/after tables of bench/roofline/run.py sweeps, as Markdown.
 
-    bench/roofline/compare.py BEFORE_DIR AFTER_DIR > table.md
+    bench/roofline/compare.py BEFORE_DIR AFTER_DIR [PRECISION] > table.md
 
 Each DIR is a run.py --out folder with its --json file (BEFORE_DIR/*.json,
 AFTER_DIR/*.json) and the per-run profiles (<model>/<chip>-<precision>-
 profile.json), from which the driver calls are counted. Rows are matched by
-model, chip and precision; a run missing on one side is shown as such.
+model, chip and precision (only PRECISION's rows when given); a run
+missing on one side is shown as "-".
 """
 
 import glob
@@ -42,9 +43,12 @@ def cell(row, field, fmt):
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
     before, after = load(sys.argv[1]), load(sys.argv[2])
+    if len(sys.argv) == 4:
+        before = {k: v for k, v in before.items() if k[2] == sys.argv[3]}
+        after = {k: v for k, v in after.items() if k[2] == sys.argv[3]}
     print("| model | chip | prec. | launches before → after (budget) | "
           "DRAM MB before → after | bound H100 us before → after | "
           "bound H200 us after | driver calls before → after | rel L2 after |")
