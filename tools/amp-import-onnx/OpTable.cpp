@@ -39,6 +39,7 @@ static const OpConverter kConverters[] = {
     {"Sum", 6, convertSum},
     {"Mean", 6, convertMean},
     {"Cast", 6, convertCast},
+    {"Mod", 10, convertMod},
     // Unary math and activations.
     {"Sqrt", 6, convertSqrt},
     {"Exp", 6, convertExp},
@@ -81,6 +82,7 @@ static const OpConverter kConverters[] = {
     {"Tile", 6, convertTile},
     {"Pad", 2, convertPad},
     {"Gather", 1, convertGather},
+    {"ScatterND", 11, convertScatterND},
     // Convolutions and pooling.
     {"Conv", 1, convertConv},
     {"ConvTranspose", 1, convertConvTranspose},

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GraphImporter.h"
 #include "OnnxImporter.h"
 
 #include "mlir/IR/AsmState.h"
@@ -34,8 +35,12 @@ static llvm::cl::OptionCategory category("amp-import-onnx options");
 
 static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                             llvm::cl::desc("<model.onnx>"),
-                                            llvm::cl::Required,
                                             llvm::cl::cat(category));
+static llvm::cl::opt<bool>
+    listOps("list-ops",
+            llvm::cl::desc("Print the supported ONNX ops (with the first "
+                           "opset each is supported from) and exit"),
+            llvm::cl::cat(category));
 static llvm::cl::opt<std::string>
     outputFile("o", llvm::cl::desc("Output file (default: stdout)"),
                llvm::cl::value_desc("file"), llvm::cl::init("-"),
@@ -83,6 +88,18 @@ int main(int argc, char **argv) {
       "amp-import-onnx: ONNX model (opsets 6-17) -> MLIR (TOSA, linalg) for "
       "amp\n\n  amp-import-onnx model.onnx -o model.mlir\n"
       "  amp-import-onnx model.onnx --shape=input:1x3x224x224 -o model.mlir\n");
+
+  if (listOps) {
+    for (const OpConverter &op : getOpConverters())
+      llvm::outs() << op.opType << " " << std::max(op.minOpset, kMinOpset)
+                   << "\n";
+    return 0;
+  }
+  if (inputFile.empty()) {
+    llvm::errs() << "amp-import-onnx: error: no model file given (see "
+                    "--help)\n";
+    return 2;
+  }
 
   ImportOptions options;
   options.entry = entry;

@@ -123,7 +123,12 @@ LogicalResult amp::onnximport::convertDropout(NodeContext &ctx) {
     std::optional<std::vector<int64_t>> training = ctx.constInts(2);
     if (!training || training->size() != 1)
       return ctx.error("'training_mode' must be known at import time");
-    if ((*training)[0] != 0)
+    // Training mode with a ratio of 0 (which exporters write for
+    // F.dropout(p=0, training=True)) is still the identity.
+    const Tensor *ratioTensor = ctx.constInput(1);
+    bool zeroRatio = ratioTensor && ratioTensor->getNumElements() == 1 &&
+                     getDouble(*ratioTensor, 0) == 0.0;
+    if ((*training)[0] != 0 && !zeroRatio)
       return ctx.error("training mode is unsupported (inference only)");
   }
   if (failed(convertIdentity(ctx)))

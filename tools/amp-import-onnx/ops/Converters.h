@@ -43,6 +43,7 @@ LogicalResult convertMin(NodeContext &ctx);
 LogicalResult convertSum(NodeContext &ctx);
 LogicalResult convertMean(NodeContext &ctx);
 LogicalResult convertCast(NodeContext &ctx);
+LogicalResult convertMod(NodeContext &ctx);
 // Activations and unary math (Activation.cpp).
 LogicalResult convertSqrt(NodeContext &ctx);
 LogicalResult convertExp(NodeContext &ctx);
@@ -87,6 +88,7 @@ LogicalResult convertExpand(NodeContext &ctx);
 LogicalResult convertTile(NodeContext &ctx);
 LogicalResult convertPad(NodeContext &ctx);
 LogicalResult convertGather(NodeContext &ctx);
+LogicalResult convertScatterND(NodeContext &ctx);
 
 // Conv.cpp
 LogicalResult convertConv(NodeContext &ctx);

@@ -453,3 +453,49 @@ LogicalResult amp::onnximport::convertCast(NodeContext &ctx) {
   ctx.setOutput(0, castTensor(ctx.b, ctx.loc, ctx.input(0), elementType));
   return success();
 }
+
+/// ONNX Mod: with fmod = 0 (integers only) the sign of the result follows
+/// the divisor (Python's %), with fmod = 1 the dividend (C's fmod).
+static int64_t modInt(int64_t a, int64_t c) {
+  if (c == 0)
+    return 0;
+  int64_t r = a % c;
+  return (r != 0 && ((r < 0) != (c < 0))) ? r + c : r;
+}
+
+static Value emitModInt(OpBuilder &b, Location loc, Value x, Value y) {
+  // r = x rem y; r + y if r != 0 and sign(r) != sign(y).
+  Value r = arith::RemSIOp::create(b, loc, x, y);
+  Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(x.getType(), 0));
+  Value rNeg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, zero);
+  Value yNeg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, y, zero);
+  Value rNonZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero);
+  Value differ = arith::XOrIOp::create(b, loc, rNeg, yNeg);
+  Value fix = arith::AndIOp::create(b, loc, rNonZero, differ);
+  Value adjusted = arith::AddIOp::create(b, loc, r, y);
+  return arith::SelectOp::create(b, loc, fix, adjusted, r);
+}
+
+static Value emitFmodInt(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::RemSIOp::create(b, loc, x, y);
+}
+
+static Value emitFmodFloat(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::RemFOp::create(b, loc, x, y);
+}
+
+LogicalResult amp::onnximport::convertMod(NodeContext &ctx) {
+  bool fmod = ctx.getInt("fmod", 0) != 0;
+  BinarySpec spec{[](double a, double c) { return std::fmod(a, c); },
+                  fmod ? [](int64_t a, int64_t c) {
+                    return c == 0 ? int64_t(0) : a % c;
+                  } : modInt,
+                  nullptr, emitFmodFloat, fmod ? emitFmodInt : emitModInt};
+  const Tensor *lhs = ctx.constInput(0);
+  Type elementType =
+      lhs ? ctx.convertDType(lhs->dtype) : ctx.inputType(0).getElementType();
+  if (elementType && isa<FloatType>(elementType) && !fmod)
+    return ctx.unsupported("fmod", "0 with float inputs (must be 1)");
+  return convertBinary(ctx, spec);
+}

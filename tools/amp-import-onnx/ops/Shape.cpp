@@ -639,3 +639,47 @@ LogicalResult amp::onnximport::convertGather(NodeContext &ctx) {
   ctx.setOutput(0, transpose(b, loc, result, back));
   return success();
 }
+
+LogicalResult amp::onnximport::convertScatterND(NodeContext &ctx) {
+  // Exported models use ScatterND to build constant masks (Swin's shifted
+  // windows); it is folded at import time, never emitted.
+  const Tensor *data = foldableData(ctx);
+  std::optional<std::vector<int64_t>> indices = ctx.constInts(1);
+  const Tensor *updates = ctx.constInput(2);
+  if (!data || !indices || !updates ||
+      updates->getNumElements() > kMaxFoldElements)
+    return ctx.error("only ScatterND on small tensors known at import time "
+                     "is supported (it is folded)");
+  if (ctx.getString("reduction", "none") != "none")
+    return ctx.unsupported("reduction", ctx.getString("reduction", ""));
+  if (updates->dtype != data->dtype)
+    return ctx.error("the updates have another element type than the data");
+  const std::vector<int64_t> &idxShape = ctx.constInput(1)->shape;
+  if (idxShape.empty())
+    return ctx.error("the indices must have rank >= 1");
+  int64_t k = idxShape.back();
+  int64_t rank = data->shape.size();
+  if (k > rank)
+    return ctx.error("index tuples are longer than the data's rank");
+  int64_t numTuples = product(ArrayRef<int64_t>(idxShape).drop_back());
+  int64_t slice = product(ArrayRef<int64_t>(data->shape).drop_front(k));
+  if (updates->getNumElements() != numTuples * slice)
+    return ctx.error("the updates do not match the indices");
+  std::vector<int64_t> strides = getStrides(data->shape);
+  Tensor result = *data;
+  int64_t size = getDTypeSize(data->dtype);
+  for (int64_t t = 0; t < numTuples; ++t) {
+    int64_t offset = 0;
+    for (int64_t j = 0; j < k; ++j) {
+      int64_t i = (*indices)[t * k + j], dim = data->shape[j];
+      if (i < -dim || i >= dim)
+        return ctx.error("index " + Twine(i) + " is out of range");
+      offset += (i < 0 ? i + dim : i) * strides[j];
+    }
+    std::copy(updates->data.begin() + t * slice * size,
+              updates->data.begin() + (t + 1) * slice * size,
+              result.data.begin() + offset * size);
+  }
+  ctx.setConstOutput(0, std::move(result));
+  return success();
+}

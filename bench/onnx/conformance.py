@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""ONNX node-test conformance of amp-import-onnx + amp-run (FP32, CPU).
+
+    conformance.py [--ops Conv,Relu] [--markdown out.md] [--check]
+
+For every node test of Debian's libonnx-testdata whose operator
+amp-import-onnx supports, imports model.onnx, runs the result with amp-run
+on the test's own inputs (test_data_set_0/input_<i>.pb) and compares the FP32
+outputs with the expected ones (output_<i>.pb): integers and bools exactly,
+floats with |actual - expected| <= 1e-5 * |expected| + 1e-6 (NaNs where the
+expectation has NaNs). A test belongs to an op if its model has exactly that
+one node; the "_expanded" variants (the op written as a function of other
+ops) count for the op they expand.
+
+--check exits 1 if a test fails that is not listed in KNOWN_UNSUPPORTED
+(cases docs/onnx.md lists as unsupported), so a lit test can run a subset.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+TESTDATA = "/usr/share/libonnx-testdata/data/node"
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+# Tests that fail on purpose: an attribute value or type docs/onnx.md lists
+# as unsupported. The reason is what the report prints.
+KNOWN_UNSUPPORTED = {
+    r"test_.*_(uint8|uint16|uint32|uint64|int16|string)(_|$)":
+        "unsigned/int16/string tensors are unsupported",
+    r"test_cast_.*(STRING|FLOAT16|BFLOAT16|DOUBLE)":
+        "casts to/from strings, f16, bf16, f64 are unsupported in conformance runs",
+    r"test_pad_(reflect|edge)": "Pad modes reflect and edge are unsupported",
+    r"test_resize_.*cubic": "Resize mode cubic is unsupported",
+    r"test_resize_tf_crop_and_resize": "tf_crop_and_resize is unsupported",
+    r"test_resize_.*(antialias|keep_aspect|axes)": "opset 18 Resize",
+    r"test_convtranspose_(dilations|group|autopad_same)": "ConvTranspose dilations/groups",
+    r"test_maxpool_with_argmax": "MaxPool's Indices output is unsupported",
+    r"test_(maxpool|averagepool)_3d": "3-D pooling is unsupported",
+    r"test_maxpool_2d_dilations": "MaxPool dilations are unsupported",
+    r"test_conv.*3d": "3-D convolutions are unsupported",
+    r"test_.*training": "training mode is unsupported",
+    r"test_batchnorm_.*training": "training mode is unsupported",
+    r"test_dropout_default_mask|test_dropout_random": "training-mode Dropout",
+    r"test_(reduce_.*|pow)_.*(int|bool)": "integer Pow/ReduceMean",
+    r"test_layer_normalization_.*_expanded": "function-expanded with ops outside the list",
+}
+
+
+def snake(name):
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def supported_ops(importer):
+    out = subprocess.run([importer, "--list-ops"], capture_output=True,
+                         text=True, check=True).stdout
+    return {line.split()[0] for line in out.splitlines() if line.strip()}
+
+
+def test_op(test_dir, ops):
+    """The op a node test checks, or None."""
+    name = os.path.basename(test_dir)
+    try:
+        model = onnx.load(os.path.join(test_dir, "model.onnx"))
+    except Exception:  # noqa: BLE001 - unreadable models are not ours
+        return None
+    nodes = model.graph.node
+    if len(nodes) == 1:
+        return nodes[0].op_type
+    if "_expanded" in name:
+        best = None
+        for op in ops:
+            if name.startswith("test_" + snake(op)) and (
+                    best is None or len(op) > len(best)):
+                best = op
+        return best
+    return None
+
+
+def known_reason(name):
+    for pattern, reason in KNOWN_UNSUPPORTED.items():
+        if re.search(pattern, name):
+            return reason
+    return None
+
+
+def load_inputs(test_dir, model):
+    data_dir = os.path.join(test_dir, "test_data_set_0")
+    init = {t.name for t in model.graph.initializer}
+    inputs = [i for i in model.graph.input if i.name not in init]
+    arrays = []
+    for k in range(len(inputs)):
+        tensor = onnx.TensorProto()
+        path = os.path.join(data_dir, f"input_{k}.pb")
+        if not os.path.exists(path):
+            break
+        with open(path, "rb") as f:
+            tensor.ParseFromString(f.read())
+        arrays.append(numpy_helper.to_array(tensor))
+    outputs = []
+    k = 0
+    while os.path.exists(os.path.join(data_dir, f"output_{k}.pb")):
+        tensor = onnx.TensorProto()
+        with open(os.path.join(data_dir, f"output_{k}.pb"), "rb") as f:
+            tensor.ParseFromString(f.read())
+        outputs.append(numpy_helper.to_array(tensor))
+        k += 1
+    return arrays, outputs
+
+
+def compare(actual, expected):
+    """None if they match, else why not."""
+    if actual.shape != expected.shape:
+        return f"shape {actual.shape} instead of {expected.shape}"
+    if expected.dtype == np.bool_ or np.issubdtype(expected.dtype, np.integer):
+        if not np.array_equal(actual.astype(expected.dtype), expected):
+            bad = int(np.sum(actual.astype(expected.dtype) != expected))
+            return f"{bad} of {expected.size} values differ"
+        return None
+    a = actual.astype(np.float64)
+    e = expected.astype(np.float64)
+    nan_e, nan_a = np.isnan(e), np.isnan(a)
+    if not np.array_equal(nan_e, nan_a):
+        return "NaNs differ"
+    ok = nan_e | (np.abs(a - e) <= 1e-5 * np.abs(e) + 1e-6) | (a == e)
+    if not np.all(ok):
+        err = np.max(np.abs(a - e)[~ok])
+        return f"{int(np.sum(~ok))} of {e.size} values off (max abs err {err:.3g})"
+    return None
+
+
+def run_test(test_dir, importer, runner, work):
+    """(passed, reason)."""
+    model = onnx.load(os.path.join(test_dir, "model.onnx"))
+    mlir = os.path.join(work, "model.mlir")
+    result = subprocess.run([importer, "--quiet", os.path.join(test_dir, "model.onnx"),
+                             "-o", mlir], capture_output=True, text=True)
+    if result.returncode != 0:
+        lines = [l for l in result.stderr.splitlines() if "error" in l]
+        msg = lines[0] if lines else result.stderr.strip()[:200]
+        msg = msg.split(": error: ", 1)[-1]
+        msg = msg.replace(os.path.join(test_dir, "model.onnx") + ": ", "")
+        return False, "import: " + msg[:160]
+    inputs, expected = load_inputs(test_dir, model)
+    npz = os.path.join(work, "inputs.npz")
+    np.savez(npz, *inputs)
+    out_dir = os.path.join(work, "out")
+    shutil.rmtree(out_dir, ignore_errors=True)
+    cmd = [runner, mlir, "--runs=1", "-O1", "--pipeline=canonicalize",
+           "--save-outputs=" + out_dir]
+    if inputs:
+        cmd.append("--inputs=" + npz)
+    try:
+        result = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return False, "amp-run: timeout"
+    if result.returncode != 0:
+        lines = [l for l in result.stderr.splitlines() if "error" in l]
+        msg = lines[0] if lines else result.stderr.strip()[-200:]
+        return False, "amp-run: " + msg[:160]
+    for k, exp in enumerate(expected):
+        path = os.path.join(out_dir, f"output_{k}.npy")
+        if not os.path.exists(path):
+            return False, f"output {k} missing"
+        why = compare(np.load(path), exp)
+        if why:
+            return False, f"output {k}: {why}"
+    return True, ""
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--importer", default=os.path.join(ROOT, "build/bin/amp-import-onnx"))
+    parser.add_argument("--runner", default=os.path.join(ROOT, "build/bin/amp-run"))
+    parser.add_argument("--testdata", default=TESTDATA)
+    parser.add_argument("--ops", help="comma-separated ops (default: all supported)")
+    parser.add_argument("--markdown", help="write the report here")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 on a failure not in KNOWN_UNSUPPORTED")
+    args = parser.parse_args()
+
+    ops = supported_ops(args.importer)
+    wanted = set(args.ops.split(",")) if args.ops else ops
+    unknown = wanted - ops
+    if unknown:
+        sys.exit(f"conformance.py: not supported by amp-import-onnx: {sorted(unknown)}")
+    by_op = {}
+    for name in sorted(os.listdir(args.testdata)):
+        test_dir = os.path.join(args.testdata, name)
+        if not os.path.isdir(test_dir):
+            continue
+        op = test_op(test_dir, ops)
+        if op in wanted:
+            by_op.setdefault(op, []).append(test_dir)
+
+    results = {}
+    unexpected = []
+    with tempfile.TemporaryDirectory() as work:
+        for op in sorted(by_op):
+            for test_dir in by_op[op]:
+                name = os.path.basename(test_dir)
+                passed, reason = run_test(test_dir, args.importer, args.runner, work)
+                known = known_reason(name)
+                results.setdefault(op, []).append((name, passed, reason, known))
+                status = "PASS" if passed else ("XFAIL" if known else "FAIL")
+                print(f"{status}: {op}: {name}" + ("" if passed else f": {reason}"),
+                      flush=True)
+                if not passed and not known:
+                    unexpected.append(name)
+
+    total = sum(len(v) for v in results.values())
+    passed = sum(1 for v in results.values() for r in v if r[1])
+    print(f"\n{passed}/{total} node tests passed over {len(results)} ops; "
+          f"{len(unexpected)} unexpected failures")
+    if args.markdown:
+        write_markdown(args.markdown, results, passed, total, ops)
+    if args.check and unexpected:
+        sys.exit(1)
+
+
+def write_markdown(path, results, passed, total, ops):
+    lines = [
+        "# ONNX node-test conformance of amp-import-onnx",
+        "",
+        "Debian's `libonnx-testdata` (ONNX 1.12) node tests of every operator "
+        "amp-import-onnx supports, imported and run on the CPU in FP32 by "
+        "`amp-run` with the tests' own inputs, compared with their expected "
+        "outputs (floats: |a - e| <= 1e-5 |e| + 1e-6; integers exactly).",
+        "",
+        "Reproduce: `bench/onnx/conformance.py --markdown bench/results/onnx-conformance.md`",
+        "",
+        f"**{passed} / {total} node tests pass** ({len(results)} ops with tests; "
+        f"{len(ops)} ops supported).",
+        "",
+        "| op | passed / total | failures |",
+        "|---|---|---|",
+    ]
+    for op in sorted(results):
+        rows = results[op]
+        ok = sum(1 for r in rows if r[1])
+        fails = [f"`{n}`: {known or reason}" for n, p, reason, known in rows if not p]
+        lines.append(f"| {op} | {ok} / {len(rows)} | {'<br>'.join(fails)} |")
+    untested = sorted(ops - set(results))
+    lines += ["", "Supported ops without node tests of their own in ONNX 1.12's "
+              "test data (covered by the expanded tests of other ops or by the "
+              "lit tests): " + ", ".join(untested) + "."]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
