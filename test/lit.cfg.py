@@ -75,6 +75,8 @@ if not config.amp_use_sanitizer or runtime:
     config.available_features.add("plugin-host")
 tools = [
     "amp-compile-bench",
+    ToolSubst("amp-import-onnx", unresolved="ignore"),
+    ToolSubst("amp-onnx-fuzzer", unresolved="ignore"),
     "amp-opt",
     "amp-run",
     "amp-tune",
@@ -216,3 +218,18 @@ if lit_config.params.get("long_tests") or os.environ.get("AMP_LONG_TESTS"):
 # Tests that build a small CMake project need a C++ compiler and CMake.
 if shutil.which(config.cmake_command) and os.path.exists(config.cxx_compiler):
     config.available_features.add("cmake")
+
+# ONNX (issue 34).
+#   amp-import-onnx  the importer was built (CMake found libonnx-dev);
+#   python-onnx      this Python imports onnx (python3-onnx), to write the
+#                    small test models;
+#   onnx-testdata    Debian's libonnx-testdata node tests are installed.
+if os.path.exists(os.path.join(config.amp_tools_dir, "amp-import-onnx")):
+    config.available_features.add("amp-import-onnx")
+if subprocess.run([sys.executable, "-c", "import onnx"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("python-onnx")
+onnx_testdata = "/usr/share/libonnx-testdata/data/node"
+if os.path.isdir(onnx_testdata):
+    config.available_features.add("onnx-testdata")
+config.substitutions.append(("%onnx_testdata", onnx_testdata))

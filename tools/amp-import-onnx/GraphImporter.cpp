@@ -364,6 +364,9 @@ LogicalResult GraphImporter::convertNode(const Node &node) {
       return ctx.error("output " + Twine(i) + " ('" + name +
                        "') is not supported");
     auto it = values.find(name);
+    if (it != values.end() && getTensorType(it->second).getNumElements() == 0)
+      return ctx.error("output '" + name + "' has no elements (zero-size "
+                       "tensors are unsupported)");
     if (failed(checkInferredShape(node, name,
                                   it == values.end() ? Value() : it->second)))
       return failure();

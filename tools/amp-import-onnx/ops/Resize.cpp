@@ -86,7 +86,9 @@ static Value emitResize(NodeContext &ctx, Value x, const ResizeSpec &spec) {
           if (m == "asymmetric") {
             coord = arith::DivFOp::create(nb, nl, i, f64Const(s));
           } else if (m == "align_corners") {
-            double ratio = out == 1 ? 0.0 : double(in - 1) / double(out - 1);
+            // ONNX's reference divides by the unrounded resized length.
+            double resized = double(in) * s;
+            double ratio = resized == 1.0 ? 0.0 : double(in - 1) / (resized - 1);
             coord = arith::MulFOp::create(nb, nl, i, f64Const(ratio));
           } else if (m == "tf_half_pixel_for_nn") {
             coord = arith::DivFOp::create(

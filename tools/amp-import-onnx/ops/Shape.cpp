@@ -650,8 +650,9 @@ LogicalResult amp::onnximport::convertScatterND(NodeContext &ctx) {
       updates->getNumElements() > kMaxFoldElements)
     return ctx.error("only ScatterND on small tensors known at import time "
                      "is supported (it is folded)");
-  if (ctx.getString("reduction", "none") != "none")
-    return ctx.unsupported("reduction", ctx.getString("reduction", ""));
+  std::string reduction = ctx.getString("reduction", "none");
+  if (reduction != "none" && reduction != "add" && reduction != "mul")
+    return ctx.unsupported("reduction", reduction);
   if (updates->dtype != data->dtype)
     return ctx.error("the updates have another element type than the data");
   const std::vector<int64_t> &idxShape = ctx.constInput(1)->shape;
@@ -676,9 +677,26 @@ LogicalResult amp::onnximport::convertScatterND(NodeContext &ctx) {
         return ctx.error("index " + Twine(i) + " is out of range");
       offset += (i < 0 ? i + dim : i) * strides[j];
     }
-    std::copy(updates->data.begin() + t * slice * size,
-              updates->data.begin() + (t + 1) * slice * size,
-              result.data.begin() + offset * size);
+    if (reduction == "none") {
+      std::copy(updates->data.begin() + t * slice * size,
+                updates->data.begin() + (t + 1) * slice * size,
+                result.data.begin() + offset * size);
+      continue;
+    }
+    for (int64_t e = 0; e < slice; ++e) {
+      const Tensor *pair[] = {&result, updates};
+      Tensor lhs = selectElements(result, {1}, {offset + e});
+      Tensor rhs = selectElements(*updates, {1}, {t * slice + e});
+      pair[0] = &lhs;
+      pair[1] = &rhs;
+      bool add = reduction == "add";
+      std::optional<Tensor> combined = foldElementwise(
+          pair, data->dtype,
+          [add](ArrayRef<double> a) { return add ? a[0] + a[1] : a[0] * a[1]; },
+          [add](ArrayRef<int64_t> a) { return add ? a[0] + a[1] : a[0] * a[1]; });
+      std::copy(combined->data.begin(), combined->data.end(),
+                result.data.begin() + (offset + e) * size);
+    }
   }
   ctx.setConstOutput(0, std::move(result));
   return success();
