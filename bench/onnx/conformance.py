@@ -39,7 +39,7 @@ KNOWN_UNSUPPORTED = {
         "unsigned/int16/string tensors are unsupported",
     r"test_cast_.*(STRING|FLOAT16|BFLOAT16|DOUBLE)":
         "casts to/from strings, f16, bf16, f64 are unsupported in conformance runs",
-    r"test_pad_(reflect|edge)": "Pad modes reflect and edge are unsupported",
+    r"test_(pad_)?(reflect|edge)(_pad)?$": "Pad modes reflect and edge are unsupported",
     r"test_resize_.*cubic": "Resize mode cubic is unsupported",
     r"test_resize_tf_crop_and_resize": "tf_crop_and_resize is unsupported",
     r"test_resize_.*(antialias|keep_aspect|axes)": "opset 18 Resize",
@@ -51,7 +51,9 @@ KNOWN_UNSUPPORTED = {
     r"test_batchnorm_.*training": "training mode is unsupported",
     r"test_dropout_default_mask|test_dropout_random": "training-mode Dropout",
     r"test_(reduce_.*|pow)_.*(int|bool)": "integer Pow/ReduceMean",
-    r"test_layer_normalization_.*_expanded": "function-expanded with ops outside the list",
+    r"test_range_.*_expanded": "the expansion uses Loop (control flow)",
+    r"test_pow_types_float$": "integer base with a float exponent",
+    r"test_castlike_.*(STRING|FLOAT16|BFLOAT16|DOUBLE)": "casts to/from strings, f16, bf16, f64 are unsupported in conformance runs",
 }
 
 
@@ -172,8 +174,10 @@ def run_test(test_dir, importer, runner, work):
     # Shape operands given as graph inputs: freeze all but the first input,
     # then all of them.
     for keep in (1, 0):
-        if not error or "known at import time" not in error or len(inputs) <= keep:
+        if not error or "known at import time" not in error:
             break
+        if len(inputs) <= keep:
+            continue
         path = os.path.join(work, "frozen.onnx")
         onnx.save(freeze_inputs(model, inputs, keep), path)
         error = import_model(importer, path, mlir)

@@ -90,6 +90,8 @@ def main():
         row["fp32_ms"] = f16.get("fp32_ms")
         rows.append(row)
         print(row, flush=True)
+        if args.markdown:  # After every model: a long run leaves a table.
+            write_markdown(args.markdown, rows)
     if args.markdown:
         write_markdown(args.markdown, rows)
 

@@ -428,6 +428,12 @@ OwningOpRef<ModuleOp> GraphImporter::import(const std::string &entry) {
       addError("graph output '" + output.name + "' is not computed by any node");
       return nullptr;
     }
+    auto constIt = constants.find(output.name);
+    if (constIt != constants.end() && constIt->second.getNumElements() == 0) {
+      addError("graph output '" + output.name + "' has no elements (zero-size "
+               "tensors are unsupported)");
+      return nullptr;
+    }
     Value value = lookup(output.name);
     if (output.type.dtype != kUndefined &&
         probe.getDType(getElementType(value)) != output.type.dtype) {

@@ -40,6 +40,7 @@ static const OpConverter kConverters[] = {
     {"Mean", 6, convertMean},
     {"Cast", 6, convertCast},
     {"Mod", 10, convertMod},
+    {"CastLike", 15, convertCastLike},
     // Unary math and activations.
     {"Sqrt", 6, convertSqrt},
     {"Exp", 6, convertExp},
@@ -69,6 +70,7 @@ static const OpConverter kConverters[] = {
     {"Identity", 1, convertIdentity},
     {"Dropout", 6, convertDropout},
     {"Range", 11, convertRange},
+    {"Size", 1, convertSize},
     // Data movement.
     {"Reshape", 5, convertReshape},
     {"Flatten", 1, convertFlatten},

@@ -178,3 +178,13 @@ LogicalResult amp::onnximport::convertRange(NodeContext &ctx) {
                                              ArrayRef<double>(values)));
   return success();
 }
+
+LogicalResult amp::onnximport::convertSize(NodeContext &ctx) {
+  int64_t n = 1;
+  if (const Tensor *t = ctx.constInput(0))
+    n = t->getNumElements();
+  else
+    n = ctx.inputType(0).getNumElements();
+  ctx.setConstOutput(0, makeTensor(kInt64, {}, ArrayRef<int64_t>{n}));
+  return success();
+}

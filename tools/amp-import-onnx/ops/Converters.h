@@ -44,6 +44,7 @@ LogicalResult convertSum(NodeContext &ctx);
 LogicalResult convertMean(NodeContext &ctx);
 LogicalResult convertCast(NodeContext &ctx);
 LogicalResult convertMod(NodeContext &ctx);
+LogicalResult convertCastLike(NodeContext &ctx);
 // Activations and unary math (Activation.cpp).
 LogicalResult convertSqrt(NodeContext &ctx);
 LogicalResult convertExp(NodeContext &ctx);
@@ -74,6 +75,7 @@ LogicalResult convertShape(NodeContext &ctx);
 LogicalResult convertIdentity(NodeContext &ctx);
 LogicalResult convertDropout(NodeContext &ctx);
 LogicalResult convertRange(NodeContext &ctx);
+LogicalResult convertSize(NodeContext &ctx);
 
 // Shape.cpp
 LogicalResult convertReshape(NodeContext &ctx);

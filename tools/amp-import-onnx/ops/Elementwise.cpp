@@ -499,3 +499,27 @@ LogicalResult amp::onnximport::convertMod(NodeContext &ctx) {
     return ctx.unsupported("fmod", "0 with float inputs (must be 1)");
   return convertBinary(ctx, spec);
 }
+
+LogicalResult amp::onnximport::convertCastLike(NodeContext &ctx) {
+  // Cast to the element type of the second input.
+  int32_t dtype = ctx.constInput(1) ? ctx.constInput(1)->dtype
+                                    : ctx.getDType(ctx.inputType(1).getElementType());
+  Type elementType = ctx.convertDType(dtype);
+  if (!elementType)
+    return ctx.error(Twine("unsupported target type '") + getDTypeName(dtype) +
+                     "'");
+  if (const Tensor *x = ctx.constInput(0)) {
+    std::optional<Tensor> folded;
+    if (x->getNumElements() <= kMaxFoldElements && dtype != kBool &&
+        !(isFloatDType(x->dtype) && !isFloatDType(dtype)))
+      folded = foldElementwise(
+          {x}, dtype, [](ArrayRef<double> a) { return a[0]; },
+          [](ArrayRef<int64_t> a) { return a[0]; });
+    if (folded) {
+      ctx.setConstOutput(0, std::move(*folded));
+      return success();
+    }
+  }
+  ctx.setOutput(0, castTensor(ctx.b, ctx.loc, ctx.input(0), elementType));
+  return success();
+}
