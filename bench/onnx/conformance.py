@@ -39,7 +39,6 @@ KNOWN_UNSUPPORTED = {
         "unsigned/int16/string tensors are unsupported",
     r"test_cast_.*(STRING|FLOAT16|BFLOAT16|DOUBLE)":
         "casts to/from strings, f16, bf16, f64 are unsupported in conformance runs",
-    r"test_(pad_)?(reflect|edge)(_pad)?$": "Pad modes reflect and edge are unsupported",
     r"test_resize_.*cubic": "Resize mode cubic is unsupported",
     r"test_resize_tf_crop_and_resize": "tf_crop_and_resize is unsupported",
     r"test_resize_.*(antialias|keep_aspect|axes)": "opset 18 Resize",

@@ -118,13 +118,13 @@ def main(out):
         [numpy_helper.from_array(np.array([2], np.int64), "k")])
     save(unsupported, out, "unsupported.onnx")
 
-    # An unsupported attribute value.
+    # An unsupported attribute value (Pad's wrap mode is opset 19).
     reflect = model(
-        [helper.make_node("Pad", ["x", "pads"], ["y"], name="pad_reflect",
-                          mode="reflect")],
+        [helper.make_node("Pad", ["x", "pads"], ["y"], name="pad_wrap",
+                          mode="wrap")],
         [vi("x", [2, 3])], [vi("y", [2, 5])],
         [numpy_helper.from_array(np.array([0, 1, 0, 1], np.int64), "pads")])
-    save(reflect, out, "pad-reflect.onnx")
+    save(reflect, out, "pad-wrap.onnx")
 
     # Opsets out of range.
     relu = [helper.make_node("Relu", ["x"], ["y"], name="relu")]

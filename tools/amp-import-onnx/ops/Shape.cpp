@@ -494,8 +494,9 @@ LogicalResult amp::onnximport::convertTile(NodeContext &ctx) {
 
 LogicalResult amp::onnximport::convertPad(NodeContext &ctx) {
   std::string mode = ctx.getString("mode", "constant");
-  if (mode != "constant")
-    return ctx.unsupported("mode", "'" + mode + "' (only 'constant')");
+  if (mode != "constant" && mode != "reflect" && mode != "edge")
+    return ctx.unsupported("mode", "'" + mode +
+                                       "' (constant, reflect or edge)");
   std::optional<std::vector<int64_t>> pads;
   double value = 0;
   if (ctx.opset < 11) {
@@ -530,7 +531,51 @@ LogicalResult amp::onnximport::convertPad(NodeContext &ctx) {
     highs[d] = std::max<int64_t>(hi, 0);
   }
   x = slice(ctx.b, ctx.loc, x, starts, sizes);
-  ctx.setOutput(0, pad(ctx.b, ctx.loc, x, lows, highs, value));
+  if (mode == "constant") {
+    ctx.setOutput(0, pad(ctx.b, ctx.loc, x, lows, highs, value));
+    return success();
+  }
+  // reflect / edge: per dimension, concat the mirrored (or repeated
+  // border) slices on both sides.
+  OpBuilder &b = ctx.b;
+  Location loc = ctx.loc;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (lows[d] == 0 && highs[d] == 0)
+      continue;
+    SmallVector<int64_t> cur(getShape(x));
+    int64_t n = cur[d];
+    if (mode == "reflect" && (lows[d] >= n || highs[d] >= n))
+      return ctx.error("reflect padding of " + Twine(std::max(lows[d], highs[d])) +
+                       " needs a dimension larger than " + Twine(n));
+    if (n == 0)
+      return ctx.error("cannot pad an empty dimension in mode '" + mode + "'");
+    auto part = [&](int64_t start, int64_t count, bool mirror) {
+      SmallVector<int64_t> offsets(rank, 0), sizes(cur);
+      offsets[d] = start;
+      sizes[d] = count;
+      Value v = slice(b, loc, x, offsets, sizes);
+      if (mirror && count > 1)
+        v = tosa::ReverseOp::create(b, loc, v.getType(), v,
+                                    b.getI32IntegerAttr(d));
+      return v;
+    };
+    auto repeat = [&](Value v, int64_t times) {
+      SmallVector<int64_t> shape(getShape(v));
+      shape[d] = times;
+      return broadcastTo(b, loc, v, shape);
+    };
+    SmallVector<Value> pieces;
+    if (lows[d] > 0)
+      pieces.push_back(mode == "reflect" ? part(1, lows[d], true)
+                                         : repeat(part(0, 1, false), lows[d]));
+    pieces.push_back(x);
+    if (highs[d] > 0)
+      pieces.push_back(mode == "reflect"
+                           ? part(n - 1 - highs[d], highs[d], true)
+                           : repeat(part(n - 1, 1, false), highs[d]));
+    x = concat(b, loc, pieces, d);
+  }
+  ctx.setOutput(0, x);
   return success();
 }
 
