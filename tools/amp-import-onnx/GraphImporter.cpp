@@ -130,8 +130,8 @@ void NodeContext::setConstOutput(unsigned i, Tensor value) {
   importer.constants[node.outputs[i]] = std::move(value);
 }
 
-Type NodeContext::convertDType(int32_t dtype) const {
-  Builder b(&importer.context);
+Type amp::onnximport::convertDType(MLIRContext *context, int32_t dtype) {
+  Builder b(context);
   switch (dtype) {
   case kFloat: return b.getF32Type();
   case kDouble: return b.getF64Type();
@@ -146,7 +146,7 @@ Type NodeContext::convertDType(int32_t dtype) const {
   }
 }
 
-int32_t NodeContext::getDType(Type type) const {
+int32_t amp::onnximport::getDType(Type type) {
   if (type.isF32()) return kFloat;
   if (type.isF64()) return kDouble;
   if (type.isF16()) return kFloat16;
@@ -157,6 +157,14 @@ int32_t NodeContext::getDType(Type type) const {
   if (type.isInteger(8)) return kInt8;
   if (type.isInteger(1)) return kBool;
   return kUndefined;
+}
+
+Type NodeContext::convertDType(int32_t dtype) const {
+  return amp::onnximport::convertDType(&importer.context, dtype);
+}
+
+int32_t NodeContext::getDType(Type type) const {
+  return amp::onnximport::getDType(type);
 }
 
 LogicalResult NodeContext::error(const Twine &message) const {
@@ -236,8 +244,7 @@ LogicalResult GraphImporter::checkInputs() {
       ok = false;
       continue;
     }
-    NodeContext probe(*this, Node(), model.opset);
-    if (!probe.convertDType(type.dtype)) {
+    if (!convertDType(&context, type.dtype)) {
       addError(what + " has unsupported element type '" +
                getDTypeName(type.dtype) + "'");
       ok = false;
@@ -270,8 +277,7 @@ LogicalResult GraphImporter::checkInputs() {
 }
 
 Value GraphImporter::materialize(const Tensor &tensor) {
-  NodeContext probe(*this, Node(), model.opset);
-  Type elementType = probe.convertDType(tensor.dtype);
+  Type elementType = convertDType(&context, tensor.dtype);
   auto type = RankedTensorType::get(tensor.shape, elementType);
   int64_t n = tensor.getNumElements();
   ElementsAttr attr;
@@ -334,7 +340,6 @@ LogicalResult GraphImporter::checkInferredShape(const Node &node,
     matches = expected.dims[i] < 0 || expected.dims[i] == shape[i];
   if (matches)
     return success();
-  NodeContext ctx(*this, node, 0);
   addError("node '" + node.name + "' (" + node.opType + "): output '" + name +
            "' has shape " + describeShape(shape) +
            " but ONNX shape inference says " + describeShape(expected.dims) +
@@ -388,7 +393,6 @@ static std::string getFunctionName(const std::string &graphName) {
 OwningOpRef<ModuleOp> GraphImporter::import(const std::string &entry) {
   if (failed(checkOps()) || failed(checkInputs()))
     return nullptr;
-  NodeContext probe(*this, Node(), model.opset);
 
   Location fileLoc = UnknownLoc::get(&context);
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
@@ -397,7 +401,7 @@ OwningOpRef<ModuleOp> GraphImporter::import(const std::string &entry) {
   SmallVector<Type> argTypes;
   for (const ValueInfo &input : model.inputs)
     argTypes.push_back(RankedTensorType::get(input.type.dims,
-                                             probe.convertDType(input.type.dtype)));
+                                             convertDType(&context, input.type.dtype)));
   std::string name = entry.empty() ? getFunctionName(model.graphName) : entry;
   auto func = func::FuncOp::create(builder, fileLoc, name,
                                    builder.getFunctionType(argTypes, {}));
@@ -409,7 +413,7 @@ OwningOpRef<ModuleOp> GraphImporter::import(const std::string &entry) {
     values[model.inputs[i].name] = body->getArgument(i);
   }
   for (const Tensor &init : model.initializers) {
-    if (!probe.convertDType(init.dtype)) {
+    if (!convertDType(&context, init.dtype)) {
       addError("initializer '" + init.name + "' has unsupported element type '" +
                getDTypeName(init.dtype) + "'");
       return nullptr;
@@ -436,10 +440,10 @@ OwningOpRef<ModuleOp> GraphImporter::import(const std::string &entry) {
     }
     Value value = lookup(output.name);
     if (output.type.dtype != kUndefined &&
-        probe.getDType(getElementType(value)) != output.type.dtype) {
+        getDType(getElementType(value)) != output.type.dtype) {
       addError("graph output '" + output.name + "' is declared " +
                getDTypeName(output.type.dtype) + " but computed as " +
-               getDTypeName(probe.getDType(getElementType(value))));
+               getDTypeName(getDType(getElementType(value))));
       return nullptr;
     }
     results.push_back(value);

@@ -32,6 +32,11 @@ namespace onnximport {
 
 class GraphImporter;
 
+/// The MLIR element type of an ONNX data type, or null if unsupported.
+mlir::Type convertDType(mlir::MLIRContext *context, int32_t dtype);
+/// The ONNX data type of an MLIR element type (kUndefined if none).
+int32_t getDType(mlir::Type type);
+
 /// What a converter sees of the node it converts.
 class NodeContext {
 public:

@@ -186,14 +186,25 @@ LogicalResult amp::onnximport::convertDiv(NodeContext &ctx) {
 }
 
 LogicalResult amp::onnximport::convertEqual(NodeContext &ctx) {
-  BinarySpec spec{[](double a, double c) { return double(a == c); },
-                  [](int64_t a, int64_t c) { return int64_t(a == c); },
-                  emitTosaPredicate<tosa::EqualOp>, nullptr,
-                  emitCmpI<arith::CmpIPredicate::eq>, true};
-  if (ctx.hasInput(0) && !ctx.constInput(0) &&
-      ctx.inputType(0).getElementType().isInteger(1))
-    spec.intScalar = emitCmpI<arith::CmpIPredicate::eq>;
-  return convertBinary(ctx, spec);
+  // Bools (opset 11+) compare as i1; the other comparisons do not take them.
+  if (!ctx.constInput(0) && !ctx.constInput(1) &&
+      ctx.inputType(0).getElementType().isInteger(1) &&
+      ctx.inputType(1).getElementType().isInteger(1)) {
+    Value lhs = ctx.input(0), rhs = ctx.input(1);
+    if (failed(checkBroadcast(ctx, {lhs, rhs})))
+      return failure();
+    ctx.setOutput(0, elementwise(ctx.b, ctx.loc, {lhs, rhs}, ctx.b.getI1Type(),
+                                 [](OpBuilder &b, Location loc, ValueRange args) {
+                                   return emitCmpI<arith::CmpIPredicate::eq>(
+                                       b, loc, args[0], args[1]);
+                                 }));
+    return success();
+  }
+  return convertBinary(
+      ctx, {[](double a, double c) { return double(a == c); },
+            [](int64_t a, int64_t c) { return int64_t(a == c); },
+            emitTosaPredicate<tosa::EqualOp>, nullptr,
+            emitCmpI<arith::CmpIPredicate::eq>, true});
 }
 
 LogicalResult amp::onnximport::convertLess(NodeContext &ctx) {
