@@ -43,8 +43,8 @@ KNOWN_UNSUPPORTED = {
     r"test_resize_tf_crop_and_resize": "tf_crop_and_resize is unsupported",
     r"test_resize_.*(antialias|keep_aspect|axes)": "opset 18 Resize",
     r"test_maxpool_with_argmax": "MaxPool's Indices output is unsupported",
-    r"test_(maxpool|averagepool)_3d": "3-D pooling is unsupported",
-    r"test_maxpool_2d_dilations": "MaxPool dilations are unsupported",
+    r"test_(maxpool|averagepool|avgpool)_?3d": "3-D pooling is unsupported",
+    r"test_maxpool.*dilation": "MaxPool dilations are unsupported",
     r"test_conv.*3d": "3-D convolutions are unsupported",
     r"test_.*training": "training mode is unsupported",
     r"test_batchnorm_.*training": "training mode is unsupported",
@@ -78,7 +78,7 @@ def test_op(test_dir, ops):
 
 def known_reason(name, why):
     for pattern, reason in KNOWN_UNSUPPORTED.items():
-        if re.search(pattern, name):
+        if re.search(pattern, name, re.IGNORECASE):
             return reason
     if "supports opsets 6 to 17" in why:
         return "opset outside 6-17"
@@ -218,6 +218,10 @@ def main():
     parser.add_argument("--runner", default=os.path.join(ROOT, "build/bin/amp-run"))
     parser.add_argument("--testdata", default=TESTDATA)
     parser.add_argument("--ops", help="comma-separated ops (default: all supported)")
+    parser.add_argument("--whole-models", action="store_true",
+                        help="run every test of --testdata whatever its ops "
+                        "(for the pytorch-converted and pytorch-operator "
+                        "suites), grouped by test name prefix")
     parser.add_argument("--markdown", help="write the report here")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 on a failure not in KNOWN_UNSUPPORTED")
@@ -232,6 +236,11 @@ def main():
     for name in sorted(os.listdir(args.testdata)):
         test_dir = os.path.join(args.testdata, name)
         if not os.path.isdir(test_dir):
+            continue
+        if args.whole_models:
+            if os.path.exists(os.path.join(test_dir, "model.onnx")):
+                group = re.sub(r"^test_(operator_)?", "", name).split("_")[0]
+                by_op.setdefault(group, []).append(test_dir)
             continue
         op = test_op(test_dir, ops)
         if op in wanted:
@@ -260,12 +269,38 @@ def main():
     print(f"\n{passed}/{total} node tests passed over {len(results)} ops; "
           f"{len(unexpected)} unexpected failures")
     if args.markdown:
-        write_markdown(args.markdown, results, passed, total, ops, frozen)
+        write_markdown(args.markdown, results, passed, total, ops, frozen,
+                       args.testdata if args.whole_models else None)
     if args.check and unexpected:
         sys.exit(1)
 
 
-def write_markdown(path, results, passed, total, ops, frozen):
+def write_markdown(path, results, passed, total, ops, frozen, suite=None):
+    if suite:
+        lines = [
+            f"# ONNX `{os.path.basename(suite.rstrip('/'))}` tests through amp-import-onnx",
+            "",
+            f"Every test of `{suite}` (whole small models, opset 6 to 9 "
+            "mostly), imported and run by amp-run in FP32 with the tests' "
+            "inputs, against their expected outputs (same tolerance as the "
+            "node tests). Grouped by the test name's first word.",
+            "",
+            f"Reproduce: `bench/onnx/conformance.py --whole-models --testdata {suite} --markdown ...`",
+            "",
+            f"**{passed} / {total} tests pass.**",
+            "",
+            "| group | passed / total | failures |",
+            "|---|---|---|",
+        ]
+        for op in sorted(results):
+            rows = results[op]
+            ok = sum(1 for r in rows if r[1])
+            fails = [f"`{n}`: " + (f"XFAIL ({known})" if known else reason)
+                     for n, p, reason, known in rows if not p]
+            lines.append(f"| {op} | {ok} / {len(rows)} | {'<br>'.join(fails)} |")
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        return
     lines = [
         "# ONNX node-test conformance of amp-import-onnx",
         "",

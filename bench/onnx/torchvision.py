@@ -26,9 +26,9 @@ sys.path.insert(0, HERE)
 import export_torchvision  # noqa: E402
 
 
-def run_amp(runner, mlir, inputs, pipeline, save=None):
+def run_amp(runner, mlir, inputs, pipeline, opt, save=None):
     cmd = [runner, mlir, "--inputs=" + inputs, "--runs=1", "--json",
-           "--pipeline=" + pipeline]
+           f"-O{opt}", "--pipeline=" + pipeline]
     if save:
         cmd.append("--save-outputs=" + save)
     result = subprocess.run(cmd, capture_output=True, text=True)
@@ -50,10 +50,22 @@ def main():
     parser.add_argument("--importer", default=os.path.join(ROOT, "build/bin/amp-import-onnx"))
     parser.add_argument("--runner", default=os.path.join(ROOT, "build/bin/amp-run"))
     parser.add_argument("--markdown")
+    parser.add_argument("-O", dest="opt", type=int, default=1,
+                        help="amp-run's LLVM optimization level (compiling "
+                        "the big models dominates; default 1)")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
+    # Results so far (WORK/results.json): a long run can be resumed.
+    cache_path = os.path.join(args.work, "results.json")
+    cache = {}
+    if os.path.exists(cache_path):
+        with open(cache_path) as f:
+            cache = {r["model"]: r for r in json.load(f)}
     rows = []
     for name in args.models.split(","):
+        if name in cache and "error" not in cache[name]:
+            rows.append(cache[name])
+            continue
         onnx_path = os.path.join(args.work, name + ".onnx")
         if not os.path.exists(onnx_path):
             export_torchvision.export(name, args.work, 17)
@@ -71,9 +83,10 @@ def main():
         inputs = os.path.join(args.work, name + ".input.npy")
         save = os.path.join(args.work, name + ".amp")
         try:
-            f16 = run_amp(args.runner, mlir, inputs, "amp-mixed-precision", save)
+            f16 = run_amp(args.runner, mlir, inputs, "amp-mixed-precision",
+                          args.opt, save)
             bf16 = run_amp(args.runner, mlir, inputs,
-                           "amp-mixed-precision{target-type=bf16}")
+                           "amp-mixed-precision{target-type=bf16}", args.opt)
         except RuntimeError as e:
             row["error"] = "amp-run: " + str(e)
             rows.append(row)
@@ -90,6 +103,9 @@ def main():
         row["fp32_ms"] = f16.get("fp32_ms")
         rows.append(row)
         print(row, flush=True)
+        cache[name] = row
+        with open(cache_path, "w") as f:
+            json.dump(list(cache.values()), f, indent=1)
         if args.markdown:  # After every model: a long run leaves a table.
             write_markdown(args.markdown, rows)
     if args.markdown:
@@ -110,7 +126,10 @@ def write_markdown(path, rows):
         "amp-run on the exported input. `FP32 vs torch`: relative L2 error "
         "of amp-run's FP32 output against torch's; `f16`/`bf16`: relative L2 "
         "error of the `--amp-mixed-precision` output (f32 accumulation) "
-        "against amp-run's FP32 output; argmax: same class.",
+        "against amp-run's FP32 output; argmax: same class. All on the CPU "
+        "(amp-run compiles both versions with LLVM at -O1 by default; the "
+        "numbers do not depend on it). The corpus models' numbers are in "
+        "[accuracy.md](accuracy.md).",
         "",
         "Reproduce: `bench/onnx/torchvision.py /tmp/tv --markdown "
         "bench/results/onnx-torchvision.md`",

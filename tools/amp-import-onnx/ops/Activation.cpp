@@ -281,3 +281,22 @@ LogicalResult amp::onnximport::convertClip(NodeContext &ctx) {
   ctx.setOutput(0, result);
   return success();
 }
+
+LogicalResult amp::onnximport::convertSelu(NodeContext &ctx) {
+  FailureOr<Value> x = getFloatInput(ctx);
+  if (failed(x))
+    return failure();
+  double alpha = ctx.getFloat("alpha", 1.67326319217681884765625f);
+  double gamma = ctx.getFloat("gamma", 1.05070102214813232421875f);
+  int64_t rank = getTensorType(*x).getRank();
+  Type elementType = getElementType(*x);
+  Value expm1 = sub(ctx.b, ctx.loc,
+                    tosa::ExpOp::create(ctx.b, ctx.loc, x->getType(), *x),
+                    scalarConst(ctx.b, ctx.loc, elementType, 1.0, rank));
+  Value negative = mul(ctx.b, ctx.loc, expm1,
+                       scalarConst(ctx.b, ctx.loc, elementType, alpha, rank));
+  Value result = selectNonNegative(ctx, *x, negative);
+  ctx.setOutput(0, mul(ctx.b, ctx.loc, result,
+                       scalarConst(ctx.b, ctx.loc, elementType, gamma, rank)));
+  return success();
+}

@@ -63,6 +63,7 @@ LogicalResult convertRelu(NodeContext &ctx);
 LogicalResult convertLeakyRelu(NodeContext &ctx);
 LogicalResult convertPRelu(NodeContext &ctx);
 LogicalResult convertElu(NodeContext &ctx);
+LogicalResult convertSelu(NodeContext &ctx);
 LogicalResult convertHardSigmoid(NodeContext &ctx);
 LogicalResult convertHardSwish(NodeContext &ctx);
 LogicalResult convertSoftplus(NodeContext &ctx);
