@@ -180,6 +180,16 @@ LogicalResult NodeContext::unsupported(const char *attrName,
                "': " + value);
 }
 
+LogicalResult NodeContext::checkSizes(ArrayRef<int64_t> values,
+                                      const char *what) const {
+  constexpr int64_t kLimit = int64_t(1) << 31;
+  for (int64_t v : values)
+    if (v > kLimit || v < -kLimit)
+      return error(Twine("'") + what + "' value " + Twine(v) +
+                   " is out of range");
+  return success();
+}
+
 FailureOr<int64_t> NodeContext::normalizeAxis(int64_t axis,
                                               int64_t rank) const {
   if (axis < -rank || axis >= std::max<int64_t>(rank, 1)) {
@@ -369,6 +379,13 @@ LogicalResult GraphImporter::convertNode(const Node &node) {
       return ctx.error("output " + Twine(i) + " ('" + name +
                        "') is not supported");
     auto it = values.find(name);
+    if (it != values.end()) {
+      int64_t elements = 1;
+      for (int64_t d : getShape(it->second))
+        if (d < 0 || __builtin_mul_overflow(elements, d, &elements) ||
+            elements > (int64_t(1) << 40))
+          return ctx.error("output '" + name + "' is too large");
+    }
     if (it != values.end() && getTensorType(it->second).getNumElements() == 0)
       return ctx.error("output '" + name + "' has no elements (zero-size "
                        "tensors are unsupported)");

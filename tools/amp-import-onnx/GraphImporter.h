@@ -96,6 +96,12 @@ public:
   mlir::LogicalResult unsupported(const char *attrName,
                                   const llvm::Twine &value) const;
 
+  /// Reports an error if a size, pad, stride or similar value `what` read
+  /// from the model is beyond any tensor the importer can build (|v| >
+  /// 2^31): later arithmetic on it cannot overflow.
+  mlir::LogicalResult checkSizes(llvm::ArrayRef<int64_t> values,
+                                 const char *what) const;
+
   /// Normalizes a possibly negative axis for rank `rank`, or reports an
   /// error.
   mlir::FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank) const;

@@ -157,6 +157,12 @@ LogicalResult amp::onnximport::convertConvTranspose(NodeContext &ctx) {
   ArrayRef<int64_t> xs0 = getShape(x), ws0 = getShape(w);
   std::string autoPad = ctx.getString("auto_pad", "NOTSET");
   std::optional<std::vector<int64_t>> outputShape = ctx.getInts("output_shape");
+  if (failed(ctx.checkSizes(strides, "strides")) ||
+      failed(ctx.checkSizes(dilations, "dilations")) ||
+      failed(ctx.checkSizes(outputPadding, "output_padding")) ||
+      failed(ctx.checkSizes(pads, "pads")) ||
+      (outputShape && failed(ctx.checkSizes(*outputShape, "output_shape"))))
+    return failure();
   for (int64_t i = 0; i < spatial; ++i) {
     int64_t in = xs0[2 + i], s = strides[i];
     if (s <= 0 || dilations[i] <= 0)

@@ -205,6 +205,8 @@ static LogicalResult setScalesOrSizes(NodeContext &ctx, ResizeSpec &spec,
                                       const std::vector<int64_t> *sizes) {
   ArrayRef<int64_t> in = getShape(ctx.input(0));
   if (sizes && !sizes->empty()) {
+    if (failed(ctx.checkSizes(*sizes, "sizes")))
+      return failure();
     if (sizes->size() != in.size())
       return ctx.error("'sizes' needs one entry per dimension");
     spec.outShape = *sizes;
@@ -215,6 +217,10 @@ static LogicalResult setScalesOrSizes(NodeContext &ctx, ResizeSpec &spec,
   if (!scales || scales->size() != in.size())
     return ctx.error("'scales' needs one entry per dimension");
   spec.scales = *scales;
+  for (size_t d = 0; d < in.size(); ++d)
+    if (!(double(in[d]) * (*scales)[d] < double(int64_t(1) << 31)))
+      return ctx.error("'scales' value " + Twine(std::to_string((*scales)[d])) +
+                       " is out of range");
   for (size_t d = 0; d < in.size(); ++d)
     spec.outShape.push_back(
         static_cast<int64_t>(std::floor(double(in[d]) * (*scales)[d])));

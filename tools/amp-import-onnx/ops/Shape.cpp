@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
+#include <limits>
 #include <numeric>
 
 using namespace mlir;
@@ -35,9 +36,14 @@ static std::vector<int64_t> inputShape(NodeContext &ctx, unsigned i) {
   return {shape.begin(), shape.end()};
 }
 
+/// The product of `values`, saturating at INT64_MAX (sizes from a
+/// malformed model must not overflow; the caller rejects the result).
 static int64_t product(ArrayRef<int64_t> values) {
-  return std::accumulate(values.begin(), values.end(), int64_t(1),
-                         std::multiplies<int64_t>());
+  int64_t result = 1;
+  for (int64_t v : values)
+    if (__builtin_mul_overflow(result, v, &result))
+      return std::numeric_limits<int64_t>::max();
+  return result;
 }
 
 /// Input 0 if it is known and small enough to fold data movement on.
@@ -93,6 +99,8 @@ LogicalResult amp::onnximport::convertReshape(NodeContext &ctx) {
   std::optional<std::vector<int64_t>> target = ctx.constInts(1);
   if (!target)
     return ctx.error("the target shape must be known at import time");
+  if (failed(ctx.checkSizes(*target, "shape")))
+    return failure();
   std::vector<int64_t> in = inputShape(ctx, 0);
   bool allowZero = ctx.getInt("allowzero", 0) != 0;
   std::vector<int64_t> shape;
@@ -115,7 +123,8 @@ LogicalResult amp::onnximport::convertReshape(NodeContext &ctx) {
     if (d < 0)
       return ctx.error("negative dimension " + Twine(d) + " in the target shape");
     shape.push_back(d);
-    known *= d;
+    if (__builtin_mul_overflow(known, d, &known))
+      return ctx.error("the target shape is too large");
   }
   int64_t total = product(in);
   if (inferred >= 0) {
@@ -329,6 +338,8 @@ LogicalResult amp::onnximport::convertSplit(NodeContext &ctx) {
                        ") does not split evenly into " + Twine(n) + " outputs");
     split = std::vector<int64_t>(n, in[*axis] / n);
   }
+  if (failed(ctx.checkSizes(*split, "split")))
+    return failure();
   if (split->size() != n)
     return ctx.error("'split' has " + Twine(split->size()) + " sizes for " +
                      Twine(n) + " outputs");
@@ -443,6 +454,8 @@ LogicalResult amp::onnximport::convertExpand(NodeContext &ctx) {
   std::optional<std::vector<int64_t>> target = ctx.constInts(1);
   if (!target)
     return ctx.error("the shape must be known at import time");
+  if (failed(ctx.checkSizes(*target, "shape")))
+    return failure();
   std::vector<int64_t> in = inputShape(ctx, 0);
   std::optional<std::vector<int64_t>> shape = broadcastShapes(in, *target);
   if (!shape)
@@ -462,6 +475,8 @@ LogicalResult amp::onnximport::convertTile(NodeContext &ctx) {
   std::optional<std::vector<int64_t>> repeats = ctx.constInts(1);
   if (!repeats)
     return ctx.error("'repeats' must be known at import time");
+  if (failed(ctx.checkSizes(*repeats, "repeats")))
+    return failure();
   std::vector<int64_t> in = inputShape(ctx, 0);
   if (repeats->size() != in.size())
     return ctx.error("'repeats' must have one entry per dimension");
@@ -514,6 +529,8 @@ LogicalResult amp::onnximport::convertPad(NodeContext &ctx) {
   }
   if (!pads)
     return ctx.error("'pads' must be known at import time");
+  if (failed(ctx.checkSizes(*pads, "pads")))
+    return failure();
   Value x = ctx.input(0);
   int64_t rank = getTensorType(x).getRank();
   if (static_cast<int64_t>(pads->size()) != 2 * rank)

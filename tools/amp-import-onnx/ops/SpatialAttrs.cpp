@@ -41,6 +41,11 @@ amp::onnximport::getSpatialAttrs(NodeContext &ctx, ArrayRef<int64_t> inSize,
       static_cast<int64_t>(pads.size()) != 2 * spatial)
     return fail("kernel_shape, strides, dilations or pads have the wrong "
                 "length for " + Twine(spatial) + " spatial dimensions");
+  if (failed(ctx.checkSizes(k, "kernel_shape")) ||
+      failed(ctx.checkSizes(strides, "strides")) ||
+      failed(ctx.checkSizes(dilations, "dilations")) ||
+      failed(ctx.checkSizes(pads, "pads")))
+    return failure();
   std::string autoPad = ctx.getString("auto_pad", "NOTSET");
   if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" &&
       autoPad != "SAME_LOWER")
