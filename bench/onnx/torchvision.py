@@ -14,6 +14,7 @@ amp-run's FP32 output, with argmax agreement.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -50,6 +51,12 @@ def main():
     parser.add_argument("--importer", default=os.path.join(ROOT, "build/bin/amp-import-onnx"))
     parser.add_argument("--runner", default=os.path.join(ROOT, "build/bin/amp-run"))
     parser.add_argument("--markdown")
+    parser.add_argument("--amp-opt", default=os.path.join(ROOT, "build/bin/amp-opt"))
+    parser.add_argument("--imports-only", action="store_true",
+                        help="only import every model and convert it with "
+                        "amp-opt (no execution); kept in WORK/imports.json")
+    parser.add_argument("--report-only", action="store_true",
+                        help="only write the markdown from WORK/results.json")
     parser.add_argument("-O", dest="opt", type=int, default=1,
                         help="amp-run's LLVM optimization level (compiling "
                         "the big models dominates; default 1)")
@@ -62,6 +69,21 @@ def main():
         with open(cache_path) as f:
             cache = {r["model"]: r for r in json.load(f)}
     rows = []
+    imports_path = os.path.join(args.work, "imports.json")
+    if args.imports_only:
+        with open(imports_path, "w") as f:
+            json.dump(import_rows(args, args.models.split(",")), f, indent=1)
+    imports = []
+    if os.path.exists(imports_path):
+        with open(imports_path) as f:
+            imports = json.load(f)
+    if args.report_only or args.imports_only:
+        names = args.models.split(",")
+        done = [cache[n] for n in names if n in cache]
+        if args.markdown:
+            write_markdown(args.markdown, done,
+                           [n for n in names if n not in cache], imports)
+        return
     for name in args.models.split(","):
         if name in cache and "error" not in cache[name]:
             rows.append(cache[name])
@@ -107,16 +129,50 @@ def main():
         with open(cache_path, "w") as f:
             json.dump(list(cache.values()), f, indent=1)
         if args.markdown:  # After every model: a long run leaves a table.
-            write_markdown(args.markdown, rows)
+            write_markdown(args.markdown, rows, imports=imports)
     if args.markdown:
-        write_markdown(args.markdown, rows)
+        write_markdown(args.markdown, rows, imports=imports)
+
+
+def pending_note(work, names):
+    """A line naming the requested models without results yet."""
+    return ("Not measured yet (the run is resumable: WORK/results.json keeps "
+            "what is done): " + ", ".join(names) + ".") if names else ""
+
+
+def import_rows(args, names):
+    """Import time, op count and whether --amp-mixed-precision takes the
+    result, for every model (fast: no execution)."""
+    rows = []
+    for name in names:
+        onnx_path = os.path.join(args.work, name + ".onnx")
+        if not os.path.exists(onnx_path):
+            export_torchvision.export(name, args.work, 17)
+        mlir = os.path.join(args.work, name + ".mlir")
+        start = time.time()
+        imp = subprocess.run([args.importer, "--quiet", onnx_path, "-o", mlir],
+                             capture_output=True, text=True)
+        row = {"model": name, "import_s": time.time() - start,
+               "imported": imp.returncode == 0}
+        if imp.returncode == 0:
+            with open(mlir) as f:
+                text = f.read()
+            row["ops"] = len(re.findall(r"= (tosa|linalg|tensor)\.", text))
+            start = time.time()
+            amp = subprocess.run([args.amp_opt, "--amp-mixed-precision", mlir,
+                                  "-o", os.devnull], capture_output=True, text=True)
+            row["amp_opt_s"] = time.time() - start
+            row["converted"] = amp.returncode == 0
+        rows.append(row)
+        print(row, flush=True)
+    return rows
 
 
 def fmt(v):
     return "n/a" if v is None else f"{v:.2e}"
 
 
-def write_markdown(path, rows):
+def write_markdown(path, rows, pending=(), imports=()):
     lines = [
         "# torchvision models through amp-import-onnx",
         "",
@@ -146,6 +202,21 @@ def write_markdown(path, rows):
             f"{'yes' if r['argmax_torch'] else 'no'} | {fmt(r['f16'])} | "
             f"{'yes' if r['f16_argmax'] else 'no'} | {fmt(r['bf16'])} | "
             f"{'yes' if r['bf16_argmax'] else 'no'} |")
+    if pending:
+        lines += ["", pending_note(None, list(pending))]
+    if imports:
+        lines += ["", "## Import and conversion of every model", "",
+                  "amp-import-onnx's time and output size (TOSA, linalg and "
+                  "tensor ops), and whether `amp-opt --amp-mixed-precision` "
+                  "takes the result as it is (`--imports-only`).", "",
+                  "| model | imports | import (s) | ops | --amp-mixed-precision | amp-opt (s) |",
+                  "|---|---|---|---|---|---|"]
+        for r in imports:
+            lines.append(
+                f"| {r['model']} | {'yes' if r['imported'] else 'no'} | "
+                f"{r['import_s']:.1f} | {r.get('ops', '')} | "
+                f"{'yes' if r.get('converted') else 'no'} | "
+                f"{r.get('amp_opt_s', 0):.1f} |")
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
 
