@@ -82,6 +82,8 @@ def known_reason(name, why):
             return reason
     if "supports opsets 6 to 17" in why:
         return "opset outside 6-17"
+    if "with unsupported operators" in why:
+        return "an operator outside the supported list"
     if "zero-size" in why:
         return "zero-size tensors are unsupported"
     if "is not a tensor" in why or "inputs are not tensors" in why:

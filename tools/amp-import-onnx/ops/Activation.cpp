@@ -149,6 +149,15 @@ LogicalResult amp::onnximport::convertPRelu(NodeContext &ctx) {
   if (failed(x))
     return failure();
   Value slope = ctx.input(1);
+  // Opset 6 applies a 1-D slope per channel (dimension 1); from opset 7 it
+  // broadcasts like NumPy (to the last dimension).
+  int64_t rank = getTensorType(*x).getRank();
+  if (ctx.opset < 7 && rank >= 2 && getTensorType(slope).getRank() == 1 &&
+      getShape(slope)[0] == getShape(*x)[1] && getShape(slope)[0] != 1) {
+    SmallVector<int64_t> perChannel(rank, 1);
+    perChannel[1] = getShape(slope)[0];
+    slope = reshape(ctx.b, ctx.loc, slope, perChannel);
+  }
   auto shape = broadcastShape({*x, slope});
   if (failed(shape) || ArrayRef<int64_t>(*shape) != getShape(*x))
     return ctx.error("the slope does not broadcast to the input");
