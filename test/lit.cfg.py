@@ -75,6 +75,8 @@ if not config.amp_use_sanitizer or runtime:
     config.available_features.add("plugin-host")
 tools = [
     "amp-compile-bench",
+    ToolSubst("amp-import-onnx", unresolved="ignore"),
+    ToolSubst("amp-onnx-fuzzer", unresolved="ignore"),
     "amp-opt",
     "amp-run",
     "amp-tune",
@@ -241,3 +243,18 @@ if not (sanitizer_cxx and sanitizer_cc):
     sanitizer_cc = shutil.which("cc") or "cc"
 config.substitutions.append(("%sanitizer-cxx", sanitizer_cxx))
 config.substitutions.append(("%sanitizer-cc", sanitizer_cc))
+
+# ONNX (issue 34).
+#   amp-import-onnx  the importer was built (CMake found libonnx-dev);
+#   python-onnx      this Python imports onnx (python3-onnx), to write the
+#                    small test models;
+#   onnx-testdata    Debian's libonnx-testdata node tests are installed.
+if os.path.exists(os.path.join(config.amp_tools_dir, "amp-import-onnx")):
+    config.available_features.add("amp-import-onnx")
+if subprocess.run([sys.executable, "-c", "import onnx"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("python-onnx")
+onnx_testdata = "/usr/share/libonnx-testdata/data/node"
+if os.path.isdir(onnx_testdata):
+    config.available_features.add("onnx-testdata")
+config.substitutions.append(("%onnx_testdata", onnx_testdata))

@@ -25,6 +25,7 @@
 #include "amp/Runner/JitFunction.h"
 #include "amp/Runner/ModelOptions.h"
 #include "amp/Runner/ModelPreparation.h"
+#include "amp/Runner/NumpyFile.h"
 #include "amp/Runner/Passes.h"
 #include "amp/Runner/Samples.h"
 #include "amp/Runner/Tolerance.h"
@@ -44,6 +45,8 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/SourceMgr.h"
@@ -99,6 +102,12 @@ struct Options {
       "dump-converted",
       llvm::cl::desc("Write the converted module (before lowering) here"),
       llvm::cl::value_desc("file"), llvm::cl::cat(conversionCategory)};
+  llvm::cl::opt<std::string> saveOutputs{
+      "save-outputs",
+      llvm::cl::desc("Write the FP32 model's outputs to this folder as NumPy "
+                     "files: output_<i>.npy for the first sample, "
+                     "sample<s>_output_<i>.npy for the others"),
+      llvm::cl::value_desc("dir"), llvm::cl::cat(reportCategory)};
   llvm::cl::opt<std::string> calibrate{
       "calibrate",
       llvm::cl::desc("Run the FP32 model on the samples and write the range "
@@ -507,6 +516,26 @@ int main(int argc, char **argv) {
         runVersion(**fp32Fn, sample.inputs, runs, "the FP32 model", errs);
     if (failed(fp32Run))
       return kError;
+    if (!options.saveOutputs.empty()) {
+      if (std::error_code ec =
+              llvm::sys::fs::create_directories(options.saveOutputs)) {
+        errs << "amp-run: error: cannot create " << options.saveOutputs
+             << ": " << ec.message() << "\n";
+        return kError;
+      }
+      for (auto [i, output] : llvm::enumerate(fp32Run->outputs)) {
+        std::string file =
+            (s == 0 ? "" : "sample" + std::to_string(s) + "_") + "output_" +
+            std::to_string(i) + ".npy";
+        SmallString<256> path(options.saveOutputs.getValue());
+        llvm::sys::path::append(path, file);
+        if (llvm::Error error = writeNpy(path, output)) {
+          errs << "amp-run: error: " << llvm::toString(std::move(error))
+               << "\n";
+          return kError;
+        }
+      }
+    }
     FailureOr<VersionRun> ampRun =
         runVersion(**ampFn, ampInputs, runs, "the converted model", errs);
     if (failed(ampRun))

@@ -1,0 +1,62 @@
+//===- OnnxImporter.cpp - ONNX model bytes to an MLIR module --------------===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxImporter.h"
+#include "GraphImporter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace amp::onnximport;
+
+void amp::onnximport::registerImportDialects(DialectRegistry &registry) {
+  registry.insert<arith::ArithDialect, func::FuncDialect,
+                  linalg::LinalgDialect, math::MathDialect,
+                  tensor::TensorDialect, tosa::TosaDialect>();
+}
+
+OwningOpRef<ModuleOp> amp::onnximport::importOnnxModel(
+    MLIRContext &context, ArrayRef<char> bytes, const ImportOptions &options,
+    std::vector<std::string> &errors, std::vector<std::string> *warnings) {
+  Model model;
+  std::string error;
+  if (!loadModel(bytes.data(), bytes.size(), options.load, model, error)) {
+    errors.push_back(error);
+    return nullptr;
+  }
+  if (warnings)
+    warnings->insert(warnings->end(), model.warnings.begin(),
+                     model.warnings.end());
+  context.loadAllAvailableDialects();
+  GraphImporter importer(context, model, errors);
+  OwningOpRef<ModuleOp> module = importer.import(options.entry);
+  if (!module)
+    return nullptr;
+  // The converters build valid IR for every model they accept; a verifier
+  // failure is an importer bug, reported as an error, never written out.
+  std::string diagnostics;
+  {
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+      llvm::raw_string_ostream os(diagnostics);
+      os << diag.getLocation() << ": " << diag << "\n";
+      return success();
+    });
+    if (failed(verify(*module))) {
+      errors.push_back("internal error: the imported module does not verify:\n" +
+                       diagnostics);
+      return nullptr;
+    }
+  }
+  return module;
+}

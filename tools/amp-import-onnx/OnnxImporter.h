@@ -1,0 +1,54 @@
+//===- OnnxImporter.h - ONNX model bytes to an MLIR module ------*- C++ -*-===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The entry point of the importer, used by amp-import-onnx and by the
+// amp-onnx-fuzzer: a serialized ONNX model in, a module with one func.func
+// on ranked tensors out (TOSA where TOSA has the op, linalg/tensor/arith/
+// math otherwise), or every error found.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_IMPORT_ONNX_ONNXIMPORTER_H
+#define AMP_IMPORT_ONNX_ONNXIMPORTER_H
+
+#include "OnnxModel.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/ArrayRef.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir {
+class DialectRegistry;
+class MLIRContext;
+} // namespace mlir
+
+namespace amp {
+namespace onnximport {
+
+struct ImportOptions {
+  /// Name of the function (default: the graph's name).
+  std::string entry;
+  LoadOptions load;
+};
+
+/// Registers the dialects the importer creates.
+void registerImportDialects(mlir::DialectRegistry &registry);
+
+/// Imports the serialized model in `bytes`. On failure returns null and
+/// fills `errors`; `warnings` gets non-fatal findings.
+mlir::OwningOpRef<mlir::ModuleOp>
+importOnnxModel(mlir::MLIRContext &context, llvm::ArrayRef<char> bytes,
+                const ImportOptions &options, std::vector<std::string> &errors,
+                std::vector<std::string> *warnings = nullptr);
+
+} // namespace onnximport
+} // namespace amp
+
+#endif // AMP_IMPORT_ONNX_ONNXIMPORTER_H
