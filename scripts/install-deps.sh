@@ -2,7 +2,8 @@
 # Installs what amp needs on Debian 12 (bookworm), and only what is missing:
 # LLVM/MLIR 22 from Debian's bookworm-security, CMake, Ninja, a C++ compiler,
 # Python 3 (for lit), GoogleTest and zlib (amp-run reads .npz files), and
-# ONNX (libonnx-dev for amp-import-onnx; python3-onnx and libonnx-testdata
+# ONNX (libonnx-dev and libprotobuf-dev, whose headers it includes, for
+# amp-import-onnx; python3-onnx and libonnx-testdata
 # for its tests and conformance suite). Says what it installs.
 #
 # --sanitizers: also clang-22 and its sanitizer/libFuzzer runtimes, for
@@ -11,7 +12,7 @@ set -euo pipefail
 
 packages=(cmake ninja-build g++ python3 libgtest-dev zlib1g-dev
           llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
-          libonnx-dev python3-onnx libonnx-testdata)
+          libonnx-dev libprotobuf-dev python3-onnx libonnx-testdata)
 if [ "${1:-}" = "--sanitizers" ]; then
   packages+=(clang-22 libclang-rt-22-dev)
 fi
