@@ -32,16 +32,25 @@ static Type getAccType(OpBuilder &b, Type elementType) {
   return nullptr;
 }
 
+/// The element-type checks every convolution shares: a float input whose
+/// accumulator type is known, and a weight of the same type.
+static LogicalResult checkConvTypes(NodeContext &ctx, Type accType,
+                                    Type elementType, Value w) {
+  if (!accType)
+    return ctx.error("only f32, f16 and bf16 convolutions are supported");
+  if (getElementType(w) != elementType)
+    return ctx.error("the weight has another element type than the input");
+  return success();
+}
+
 LogicalResult amp::onnximport::convertConv(NodeContext &ctx) {
   OpBuilder &b = ctx.b;
   Location loc = ctx.loc;
   Value x = ctx.input(0), w = ctx.input(1);
   Type elementType = getElementType(x);
   Type accType = getAccType(b, elementType);
-  if (!accType)
-    return ctx.error("only f32, f16 and bf16 convolutions are supported");
-  if (getElementType(w) != elementType)
-    return ctx.error("the weight has another element type than the input");
+  if (failed(checkConvTypes(ctx, accType, elementType, w)))
+    return failure();
   int64_t rank = getTensorType(x).getRank();
   if (rank != 3 && rank != 4)
     return ctx.error("only 1-D and 2-D convolutions are supported (input of "
@@ -130,10 +139,8 @@ LogicalResult amp::onnximport::convertConvTranspose(NodeContext &ctx) {
   Value x = ctx.input(0), w = ctx.input(1);
   Type elementType = getElementType(x);
   Type accType = getAccType(b, elementType);
-  if (!accType)
-    return ctx.error("only f32, f16 and bf16 convolutions are supported");
-  if (getElementType(w) != elementType)
-    return ctx.error("the weight has another element type than the input");
+  if (failed(checkConvTypes(ctx, accType, elementType, w)))
+    return failure();
   int64_t rank = getTensorType(x).getRank();
   if (rank != 3 && rank != 4)
     return ctx.error("only 1-D and 2-D transposed convolutions are supported");
