@@ -81,6 +81,12 @@ void mlir::amp::populateAmpGPUFusionPatterns(RewritePatternSet &patterns) {
     return isa<linalg::GenericOp>(owner);
   };
   linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, reshapes);
+  // What the data movement in between would stop: slices, reshapes next to
+  // broadcasts, insert_slices (a RoPE's rotate-half), read where used.
+  populateAmpGPUIndexedReadFusionPatterns(patterns);
+  // Concatenations as insert_slices: their pieces are then read where the
+  // result is used (or assembled by one generic) instead of copied.
+  tensor::populateDecomposeTensorConcatPatterns(patterns);
   affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
   linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
   tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);

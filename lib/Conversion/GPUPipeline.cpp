@@ -14,6 +14,7 @@
 //   4. 16-bit x 16-bit -> f32 matmuls -> Tensor Core kernels (mma.sync, or
 //      wgmma on sm_90a);
 //   5. every other linalg op -> parallel loops -> flat 1-D SIMT kernels;
+//      independent ones merged into one launch;
 //   6. buffers and weights into GPU memory, leftover host code into
 //      single-thread kernels;
 //   7. kernel outlining, math in kernels expanded (no libdevice), NVVM
@@ -210,6 +211,8 @@ void mlir::amp::buildAmpGPUPipeline(OpPassManager &pm,
   loops.blockSize = options.blockSize;
   pm.addPass(createAmpGPUParallelLoopsToLaunchPass(loops));
   pm.addPass(createCanonicalizerPass());
+  // Independent SIMT and row kernels side by side in one launch.
+  pm.addNestedPass<func::FuncOp>(createAmpGPUMergeLaunchesPass());
 
   // 6. Device memory.
   pm.addPass(createAmpGPUDeviceMemoryPass());

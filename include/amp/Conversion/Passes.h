@@ -113,6 +113,14 @@ LogicalResult rewriteConvAsMatmul(RewriterBase &rewriter,
 /// canonicalizations they need. Named contractions are never fused into.
 void populateAmpGPUFusionPatterns(RewritePatternSet &patterns);
 
+/// Fusion through data movement by recomputing values where they are read
+/// (part of populateAmpGPUFusionPatterns): generic inputs that are
+/// insert_slices or reshapes/slices of elementwise results are read in the
+/// body, slices of generics fold into indexing maps, and tensor.extract in
+/// a generic's body moves through slices, reshapes, insert_slice, fills and
+/// elementwise generics to what they are made of.
+void populateAmpGPUIndexedReadFusionPatterns(RewritePatternSet &patterns);
+
 /// Patterns of --amp-gpu-expand-math that expand math ops without a PTX
 /// instruction (exp, log, tanh, erf, sin, pow, ...) into arithmetic and the
 /// math ops that have one: upstream's polynomial approximations and math

@@ -122,6 +122,7 @@ def AmpGPUFuseElementwisePass : Pass<"amp-gpu-fuse-elementwise"> {
     "::mlir::tensor::TensorDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::affine::AffineDialect",
+    "::mlir::scf::SCFDialect",
   ];
 }
 
@@ -523,6 +524,49 @@ def AmpGPUParallelLoopsToLaunchPass : Pass<"amp-gpu-parallel-loops-to-launch"> {
   ];
   let statistics = [
     Statistic<"numKernels", "kernels", "Parallel loops mapped to kernels">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+def AmpGPUMergeLaunchesPass : Pass<"amp-gpu-merge-launches"> {
+  let summary = "Run independent SIMT kernels side by side in one launch";
+  let description = [{
+    Horizontal fusion. Two `gpu.launch` ops of the same host block that amp
+    built as flat SIMT or row kernels (1-D grid and block of constant sizes,
+    the same block size, one body block, no attributions, clusters or
+    Tensor Core operations) and that touch no buffer the other writes become
+    one launch: its grid is the two grids side by side; a block below the
+    first grid runs the first body, the others run the second body with
+    their block id shifted down. The branch is uniform per block, so
+    barriers and shared memory stay correct; the merged launch gets the
+    larger dynamic shared memory size.
+
+    The later launch moves up to the earlier one past the operations in
+    between when it does not conflict with them (no buffer written by one
+    and touched by the other; function arguments may alias each other); the
+    allocations and pure operations it depends on move with it. Kernels
+    keep both names (`<first>_and_<second>`, then `..._and_<n>_more`).
+
+    Example:
+
+    ```mlir
+    // amp-opt --amp-gpu-merge-launches
+    gpu.launch blocks(%b, ...) in (%g = %c4, ...) threads(...) in (%t = %c256, ...) {
+      ... // writes %x
+    }
+    gpu.launch blocks(%b, ...) in (%g = %c2, ...) threads(...) in (%t = %c256, ...) {
+      ... // writes %y, reads neither %x nor anything the first writes
+    }
+    // becomes one launch of 6 blocks: blocks 0-3 run the first body,
+    // blocks 4-5 the second with block id %b - 4.
+    ```
+  }];
+  let statistics = [
+    Statistic<"numMerged", "merged", "Launches merged into an earlier one">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
