@@ -42,7 +42,9 @@ double saturate(double growth) {
   return std::min(std::abs(growth), MagnitudeMap::kMaxGrowth);
 }
 
-Magnitude plain(double growth) { return {saturate(growth), 0, false, Kind::Plain}; }
+Magnitude plain(double growth) {
+  return {saturate(growth), 0, false, Kind::Plain};
+}
 
 /// The magnitude of a constant attribute: its largest and smallest element
 /// magnitudes.
@@ -208,8 +210,7 @@ Magnitude transfer(Operation *op, Lookup get) {
     return floats.empty() ? ints : floats;
   };
   if (isa<arith::ConstantOp, tosa::ConstOp>(op)) {
-    if (std::optional<Magnitude> m =
-            getAttributeMagnitude(getConstantAttr(op)))
+    if (std::optional<Magnitude> m = getAttributeMagnitude(getConstantAttr(op)))
       return *m;
     return plain(1);
   }
@@ -231,21 +232,23 @@ Magnitude transfer(Operation *op, Lookup get) {
       // Exponentials, logarithms, powers: the result's scale is not the
       // input's (exp(x - max) is at most 1; a softmax divides by a sum of
       // them).
-      .Case<math::ExpOp, math::Exp2Op, math::ExpM1Op, math::LogOp,
-            math::Log2Op, math::Log10Op, math::Log1pOp, math::PowFOp,
-            math::ErfOp, tosa::ExpOp, tosa::LogOp, tosa::PowOp, tosa::ErfOp>(
+      .Case<math::ExpOp, math::Exp2Op, math::ExpM1Op, math::LogOp, math::Log2Op,
+            math::Log10Op, math::Log1pOp, math::PowFOp, math::ErfOp,
+            tosa::ExpOp, tosa::LogOp, tosa::PowOp, tosa::ErfOp>(
           [](auto) { return plain(1); })
-      .Case<tensor::EmptyOp>(
-          [](auto) { return Magnitude{0, 0, true, Kind::Plain}; })
+      .Case<tensor::EmptyOp>([](auto) {
+        return Magnitude{0, 0, true, Kind::Plain};
+      })
       .Case<linalg::SoftmaxOp>([](auto) { return plain(1); })
       // Reductions and pooling.
       .Case<tosa::ReduceSumOp>([&](tosa::ReduceSumOp r) {
-        Magnitude m = plain(operand(0).growth *
-                            getExtent(r.getInput(), r.getAxis()));
+        Magnitude m =
+            plain(operand(0).growth * getExtent(r.getInput(), r.getAxis()));
         m.kind = Kind::Reduction;
         return m;
       })
-      .Case<tosa::ReduceProductOp>([&](auto) { return plain(operand(0).growth); })
+      .Case<tosa::ReduceProductOp>(
+          [&](auto) { return plain(operand(0).growth); })
       // Contractions: reduction length times both magnitudes, plus a bias.
       .Case<tosa::MatMulOp>([&](tosa::MatMulOp m) {
         return plain(get(m.getA()).growth * get(m.getB()).growth *
@@ -315,11 +318,11 @@ void evaluateStructured(linalg::LinalgOp op, Lookup get,
   for (Operation &nested : body.without_terminator()) {
     Magnitude m;
     if (auto index = dyn_cast<linalg::IndexOp>(nested)) {
-      int64_t extent = index.getDim() < extents.size()
-                           ? extents[index.getDim()]
-                           : ShapedType::kDynamic;
-      m = ShapedType::isDynamic(extent) ? plain(1)
-                                        : plain(std::max<int64_t>(extent - 1, 0));
+      int64_t extent = index.getDim() < extents.size() ? extents[index.getDim()]
+                                                       : ShapedType::kDynamic;
+      m = ShapedType::isDynamic(extent)
+              ? plain(1)
+              : plain(std::max<int64_t>(extent - 1, 0));
     } else if (nested.getNumRegions() != 0) {
       SmallVector<Magnitude, 4> operands;
       for (Value v : nested.getOperands())
@@ -335,7 +338,8 @@ void evaluateStructured(linalg::LinalgOp op, Lookup get,
   Operation *yield = body.getTerminator();
   int64_t reduced = 1;
   for (auto [extent, type] : llvm::zip(extents, op.getIteratorTypesArray()))
-    if (type == utils::IteratorType::reduction && !ShapedType::isDynamic(extent))
+    if (type == utils::IteratorType::reduction &&
+        !ShapedType::isDynamic(extent))
       reduced *= std::max<int64_t>(extent, 1);
   bool reduces = op.getNumReductionLoops() != 0;
   for (OpResult result : op->getResults()) {

@@ -1367,8 +1367,8 @@ void PrecisionPlan::minBytesCut() {
     // narrows it after that op where this costs no more.
     shrinking.clear();
     double large = options.largeGrowth;
-    for (auto [_, u] : large > 0 ? values
-                                 : ArrayRef<std::pair<unsigned, unsigned>>()) {
+    for (auto [_, u] :
+         large > 0 ? values : ArrayRef<std::pair<unsigned, unsigned>>()) {
       const ValueUses &use = uses[u];
       std::optional<double> growth;
       for (int consumer : use.consumers) {

@@ -156,12 +156,10 @@ mlir::amp::runner::classifyReference(const ErrorMetrics &metrics) {
   if (metrics.referenceNonfinite > 0)
     return DegenerateReference::NonFinite;
   // (A single element is no pattern: one sample of a scalar output.)
-  if (metrics.numElements > 1 &&
-      metrics.referenceMin == metrics.referenceMax)
+  if (metrics.numElements > 1 && metrics.referenceMin == metrics.referenceMax)
     return metrics.referenceMin == 0 ? DegenerateReference::Zero
                                      : DegenerateReference::Constant;
-  if (metrics.numRows > 0 &&
-      metrics.referenceOneHotRows == metrics.numRows)
+  if (metrics.numRows > 0 && metrics.referenceOneHotRows == metrics.numRows)
     return DegenerateReference::OneHot;
   return DegenerateReference::None;
 }

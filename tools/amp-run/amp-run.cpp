@@ -591,10 +591,9 @@ int main(int argc, char **argv) {
     errs << "amp-run: warning: output " << output.name << ": "
          << describeDegenerateReference(kind, output.metrics) << "\n";
     if (!bounds->empty())
-      failures.push_back("output " + output.name +
-                         ": no evidence: the FP32 reference is " +
-                         stringifyDegenerateReference(kind).str() +
-                         " (see the warning)");
+      failures.push_back(
+          "output " + output.name + ": no evidence: the FP32 reference is " +
+          stringifyDegenerateReference(kind).str() + " (see the warning)");
   }
 
   Report report{options.model.inputFile,

@@ -181,7 +181,6 @@ struct OpDecision {
 /// NarrowedAfterNormalization; empty if neither decided.
 std::string describeRangeReason(const OpDecision &decision);
 
-
 /// The precision plan of one function (or any op with regions).
 class PrecisionPlan {
 public:
