@@ -73,11 +73,24 @@ static bool isRecomputableGeneric(Operation *op) {
   return !readsKernelResult(generic);
 }
 
-/// Whether `op` reads a kernel's result directly (a contraction,
-/// convolution, reduction or named kernel): it is that kernel's epilogue, or
-/// a member of its row kernel, and keeps the form those kernels match.
+/// Whether `op` reads a kernel's result (a contraction, convolution,
+/// reduction or named kernel), directly or through reshapes and slices: it
+/// is that kernel's epilogue, or a member of its row kernel, and keeps the
+/// form those kernels match.
 static bool readsKernelResult(linalg::GenericOp op) {
   for (Value input : op.getDpsInputs()) {
+    // Through reshapes and slices: a convolution's result reaches its batch
+    // norm as an expand_shape of the matmul it became.
+    while (Operation *def = input.getDefiningOp()) {
+      if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def))
+        input = expand.getSrc();
+      else if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def))
+        input = collapse.getSrc();
+      else if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def))
+        input = slice.getSource();
+      else
+        break;
+    }
     auto producer = input.getDefiningOp<linalg::LinalgOp>();
     if (!producer)
       continue;

@@ -111,3 +111,44 @@ func.func @kernel_results_stay(%a: tensor<8x32xf32>, %w: tensor<32x16xf32>, %bia
   %c = tensor.concat dim(1) %mm, %x : (tensor<8x16xf32>, tensor<8x4xf32>) -> tensor<8x20xf32>
   return %b, %n, %c : tensor<8x16xf32>, tensor<8x8xf32>, tensor<8x20xf32>
 }
+
+// -----
+
+// The same through a reshape (a convolution reaches its batch norm as an
+// expand_shape of the matmul it became): the ReLU stays the matmul's
+// epilogue; the padded consumer reads the ReLU's result, not the matmul's.
+// CHECK-LABEL: func.func @epilogue_through_reshape
+// CHECK:         %[[MM:.+]] = linalg.matmul
+// CHECK:         %[[E:.+]] = tensor.expand_shape %[[MM]]
+// CHECK:         %[[RELU:.+]] = linalg.generic {{.*}} ins(%[[E]] : tensor<2x4x16xf32>)
+// CHECK:           arith.maximumf
+// CHECK:         linalg.generic
+// CHECK:           scf.if
+// CHECK:             tensor.extract %[[RELU]]
+// CHECK-NOT:         arith.maximumf
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @epilogue_through_reshape(%a: tensor<8x32xf32>, %w: tensor<32x16xf32>) -> tensor<2x6x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %mm = linalg.matmul ins(%a, %w : tensor<8x32xf32>, tensor<32x16xf32>) outs(%acc : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %r = tensor.expand_shape %mm [[0, 1], [2]] output_shape [2, 4, 16] : tensor<8x16xf32> into tensor<2x4x16xf32>
+  %e2 = tensor.empty() : tensor<2x4x16xf32>
+  %relu = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%r : tensor<2x4x16xf32>) outs(%e2 : tensor<2x4x16xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<2x4x16xf32>
+  %pe = tensor.empty() : tensor<2x6x16xf32>
+  %padded0 = linalg.fill ins(%zero : f32) outs(%pe : tensor<2x6x16xf32>) -> tensor<2x6x16xf32>
+  %padded = tensor.insert_slice %relu into %padded0[0, 1, 0] [2, 4, 16] [1, 1, 1] : tensor<2x4x16xf32> into tensor<2x6x16xf32>
+  %e3 = tensor.empty() : tensor<2x6x16xf32>
+  %y = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%padded : tensor<2x6x16xf32>) outs(%e3 : tensor<2x6x16xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %s = arith.mulf %in, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<2x6x16xf32>
+  return %y : tensor<2x6x16xf32>
+}
