@@ -72,12 +72,42 @@ static Value shapeConst(OpBuilder &b, Location loc, ArrayRef<int64_t> values) {
   return tosa::getTosaConstShape(ib, values);
 }
 
+/// The shape operand of tosa.reshape and the sizes of tosa.slice: -1 stands
+/// for the (at most one) dynamic dimension, inferred by TOSA.
+static Value sizesConst(OpBuilder &b, Location loc, ArrayRef<int64_t> values) {
+  SmallVector<int64_t> sizes;
+  for (int64_t v : values)
+    sizes.push_back(ShapedType::isDynamic(v) ? -1 : v);
+  return shapeConst(b, loc, sizes);
+}
+
+bool amp::onnximport::hasDynamicDims(ArrayRef<int64_t> shape) {
+  return llvm::any_of(shape, ShapedType::isDynamic);
+}
+
+int64_t amp::onnximport::getNumDynamicDims(ArrayRef<int64_t> shape) {
+  return llvm::count_if(shape, ShapedType::isDynamic);
+}
+
+int64_t amp::onnximport::mergeSizes(ArrayRef<int64_t> sizes) {
+  int64_t result = 1;
+  for (int64_t v : sizes) {
+    if (ShapedType::isDynamic(v))
+      return ShapedType::kDynamic;
+    if (__builtin_mul_overflow(result, v, &result))
+      return std::numeric_limits<int64_t>::max();
+  }
+  return result;
+}
+
 Value amp::onnximport::reshape(OpBuilder &b, Location loc, Value value,
                                ArrayRef<int64_t> shape) {
   if (getShape(value) == shape)
     return value;
+  assert(getNumDynamicDims(shape) <= 1 && "one dynamic dimension at most");
   auto type = RankedTensorType::get(shape, getElementType(value));
-  return tosa::ReshapeOp::create(b, loc, type, value, shapeConst(b, loc, shape));
+  return tosa::ReshapeOp::create(b, loc, type, value,
+                                 sizesConst(b, loc, shape));
 }
 
 Value amp::onnximport::transpose(OpBuilder &b, Location loc, Value value,
@@ -101,8 +131,14 @@ Value amp::onnximport::slice(OpBuilder &b, Location loc, Value value,
   if (getShape(value) == sizes)
     return value;
   auto type = RankedTensorType::get(sizes, getElementType(value));
+  assert(llvm::all_of(llvm::zip(sizes, getShape(value)),
+                      [](auto pair) {
+                        return ShapedType::isDynamic(std::get<0>(pair)) ==
+                               ShapedType::isDynamic(std::get<1>(pair));
+                      }) &&
+         "a dynamic dimension is sliced whole");
   return tosa::SliceOp::create(b, loc, type, value, shapeConst(b, loc, starts),
-                               shapeConst(b, loc, sizes));
+                               sizesConst(b, loc, sizes));
 }
 
 Value amp::onnximport::pad(OpBuilder &b, Location loc, Value value,
@@ -115,7 +151,9 @@ Value amp::onnximport::pad(OpBuilder &b, Location loc, Value value,
     padding.push_back(lows[i]);
     padding.push_back(highs[i]);
     any |= lows[i] != 0 || highs[i] != 0;
-    result.push_back(shape[i] + lows[i] + highs[i]);
+    result.push_back(ShapedType::isDynamic(shape[i])
+                         ? ShapedType::kDynamic
+                         : shape[i] + lows[i] + highs[i]);
   }
   if (!any)
     return value;
@@ -132,8 +170,11 @@ Value amp::onnximport::concat(OpBuilder &b, Location loc,
     return values.front();
   SmallVector<int64_t> shape(getShape(values.front()));
   shape[axis] = 0;
-  for (Value v : values)
+  for (Value v : values) {
+    assert(!ShapedType::isDynamic(getShape(v)[axis]) &&
+           "converters check that the axis is static");
     shape[axis] += getShape(v)[axis];
+  }
   auto type = RankedTensorType::get(shape, getElementType(values.front()));
   return tosa::ConcatOp::create(b, loc, type, values,
                                 b.getI32IntegerAttr(axis));
@@ -156,8 +197,11 @@ Value amp::onnximport::broadcastTo(OpBuilder &b, Location loc, Value value,
   if (have == shape)
     return value;
   SmallVector<int64_t> multiples;
-  for (size_t i = 0; i < shape.size(); ++i)
+  for (size_t i = 0; i < shape.size(); ++i) {
+    assert((have[i] == shape[i] || !ShapedType::isDynamic(shape[i])) &&
+           "converters never tile to a dynamic size");
     multiples.push_back(have[i] == shape[i] ? 1 : shape[i]);
+  }
   auto type = RankedTensorType::get(shape, getElementType(value));
   return tosa::TileOp::create(b, loc, type, value,
                               shapeConst(b, loc, multiples));
@@ -173,9 +217,18 @@ amp::onnximport::broadcastShape(ArrayRef<Value> values) {
     for (size_t i = 0; i < rank; ++i) {
       int64_t a = i < rank - result.size() ? 1 : result[i - (rank - result.size())];
       int64_t c = i < rank - shape.size() ? 1 : shape[i - (rank - shape.size())];
-      if (a != c && a != 1 && c != 1)
+      // A dynamic dimension broadcasts with 1 (staying dynamic) and with a
+      // static size (which it must have at run time).
+      bool aDynamic = ShapedType::isDynamic(a),
+           cDynamic = ShapedType::isDynamic(c);
+      if (a != c && a != 1 && c != 1 && !aDynamic && !cDynamic)
         return failure();
-      merged[i] = a == 1 ? c : a;
+      if (a == 1)
+        merged[i] = c;
+      else if (c == 1 || cDynamic)
+        merged[i] = a;
+      else
+        merged[i] = c;
     }
     result = merged;
   }
@@ -269,7 +322,24 @@ Value amp::onnximport::elementwise(OpBuilder &b, Location loc,
     maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
   }
   maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
-  Value init = tensor::EmptyOp::create(b, loc, *shape, resultElementType);
+  // A dynamic result dimension takes its size from an input that has it
+  // (dynamic dimensions are never broadcast at run time: the importer only
+  // lets the one symbolic input dimension be dynamic).
+  SmallVector<Value> dynamicSizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!ShapedType::isDynamic((*shape)[d]))
+      continue;
+    for (Value input : inputs) {
+      ArrayRef<int64_t> inShape = getShape(input);
+      int64_t inDim = d - (rank - static_cast<int64_t>(inShape.size()));
+      if (inDim >= 0 && ShapedType::isDynamic(inShape[inDim])) {
+        dynamicSizes.push_back(tensor::DimOp::create(b, loc, input, inDim));
+        break;
+      }
+    }
+  }
+  Value init =
+      tensor::EmptyOp::create(b, loc, *shape, resultElementType, dynamicSizes);
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
   auto generic = linalg::GenericOp::create(

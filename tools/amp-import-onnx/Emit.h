@@ -31,6 +31,13 @@ RankedTensorType getTensorType(Value value);
 llvm::ArrayRef<int64_t> getShape(Value value);
 Type getElementType(Value value);
 
+/// Whether `shape` has a dynamic dimension (`?`).
+bool hasDynamicDims(llvm::ArrayRef<int64_t> shape);
+int64_t getNumDynamicDims(llvm::ArrayRef<int64_t> shape);
+/// The product of `sizes` (saturating at INT64_MAX), or dynamic if one of
+/// them is: the size of those dimensions merged by a reshape.
+int64_t mergeSizes(llvm::ArrayRef<int64_t> sizes);
+
 /// A constant tensor of `type` whose every element is `value`.
 Value splatConst(OpBuilder &b, Location loc, RankedTensorType type,
                  double value);
@@ -41,13 +48,15 @@ Value scalarConst(OpBuilder &b, Location loc, Type elementType, double value,
 Value intConst(OpBuilder &b, Location loc, Type elementType,
                llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> values);
 
-/// tosa.reshape (no op if the shape is already `shape`).
+/// tosa.reshape (no op if the shape is already `shape`); `shape` has at most
+/// one dynamic dimension, which TOSA infers.
 Value reshape(OpBuilder &b, Location loc, Value value,
               llvm::ArrayRef<int64_t> shape);
 /// tosa.transpose (no op for the identity permutation).
 Value transpose(OpBuilder &b, Location loc, Value value,
                 llvm::ArrayRef<int32_t> perm);
-/// tosa.slice with static starts and sizes.
+/// tosa.slice with static starts and sizes; a dynamic dimension is taken
+/// whole (its size is dynamic in `sizes` too).
 Value slice(OpBuilder &b, Location loc, Value value,
             llvm::ArrayRef<int64_t> starts, llvm::ArrayRef<int64_t> sizes);
 /// tosa.pad with (low, high) pairs per dimension and a constant.

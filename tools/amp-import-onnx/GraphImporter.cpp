@@ -9,7 +9,9 @@
 // each node's converter, and checks every output it defines against the
 // shape ONNX shape inference found. Values known at import time (weights,
 // Constant nodes, shape arithmetic) stay host tensors until an op needs them
-// at run time; large float ones become dense_resource blobs.
+// at run time; large float ones become dense_resource blobs. A symbolic input
+// dimension becomes a dynamic one; only converters marked
+// DynamicDims::Supported see it (checkDynamicInputs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -190,6 +192,22 @@ LogicalResult NodeContext::checkSizes(ArrayRef<int64_t> values,
   return success();
 }
 
+LogicalResult NodeContext::dynamicUnsupported(const Twine &what) const {
+  return error(what + " is dynamic, which " + node.opType +
+               " does not support; fix the symbolic input dimensions with " +
+               importer.shapeHint);
+}
+
+LogicalResult NodeContext::requireStatic(Value value, ArrayRef<int64_t> dims,
+                                         const Twine &what) const {
+  ArrayRef<int64_t> shape = getShape(value);
+  for (int64_t d : dims)
+    if (d < static_cast<int64_t>(shape.size()) &&
+        ShapedType::isDynamic(shape[d]))
+      return dynamicUnsupported(what);
+  return success();
+}
+
 FailureOr<int64_t> NodeContext::normalizeAxis(int64_t axis,
                                               int64_t rank) const {
   if (axis < -rank || axis >= std::max<int64_t>(rank, 1)) {
@@ -245,6 +263,10 @@ LogicalResult GraphImporter::checkOps() {
 
 LogicalResult GraphImporter::checkInputs() {
   bool ok = true;
+  // Symbolic dimensions stay dynamic (`?`). Only one distinct one is
+  // accepted: every `?` of the function then has the same size at run time,
+  // so a dynamic dimension never needs broadcasting against another.
+  std::vector<std::string> symbols;
   for (size_t index = 0; index < model.inputs.size(); ++index) {
     const ValueInfo &input = model.inputs[index];
     const ValueType &type = input.type;
@@ -265,23 +287,37 @@ LogicalResult GraphImporter::checkInputs() {
       ok = false;
       continue;
     }
+    if (llvm::all_of(type.dims, [](int64_t d) { return d >= 0; }))
+      continue;
+    std::string fixed;
     for (size_t d = 0; d < type.dims.size(); ++d) {
+      fixed +=
+          (d ? "x" : "") +
+          (type.dims[d] >= 0 ? std::to_string(type.dims[d]) : std::string("1"));
       if (type.dims[d] >= 0)
         continue;
-      std::string suggestion;
-      for (size_t k = 0; k < type.dims.size(); ++k)
-        suggestion += (k ? "x" : "") +
-                      (type.dims[k] >= 0 ? std::to_string(type.dims[k])
-                                         : std::string("1"));
-      addError(what + " has a symbolic dimension " +
-               (type.symbols[d].empty() ? std::string("")
-                                        : "'" + type.symbols[d] + "' ") +
-               "(dimension " + std::to_string(d) +
-               "); fix its size with --shape=" + input.name + ":" +
-               suggestion);
-      ok = false;
-      break;
+      std::string symbol = type.symbols[d].empty()
+                               ? "an unnamed dimension (" + input.name +
+                                     ", dimension " + std::to_string(d) + ")"
+                               : "'" + type.symbols[d] + "'";
+      if (type.symbols[d].empty() || !llvm::is_contained(symbols, symbol))
+        symbols.push_back(symbol);
     }
+    shapeHint += (shapeHint.empty() ? "" : " ") + ("--shape=" + input.name) +
+                 ":" + fixed;
+  }
+  // The sizes are placeholders (1): the model may need others.
+  if (!shapeHint.empty())
+    shapeHint = "--shape (e.g. " + shapeHint + ")";
+  if (symbols.size() > 1) {
+    std::string list;
+    for (size_t i = 0; i < symbols.size(); ++i)
+      list += (i ? ", " : "") + symbols[i];
+    addError("the graph inputs have " + std::to_string(symbols.size()) +
+             " different symbolic dimensions (" + list +
+             "); only one (the batch) can stay dynamic: fix their sizes with " +
+             shapeHint);
+    ok = false;
   }
   return success(ok);
 }
@@ -357,6 +393,33 @@ LogicalResult GraphImporter::checkInferredShape(const Node &node,
   return failure();
 }
 
+LogicalResult GraphImporter::checkDynamicInputs(NodeContext &ctx,
+                                                const OpConverter &converter) {
+  const Node &node = ctx.node;
+  for (size_t i = 0; i < node.inputs.size(); ++i) {
+    const std::string &name = node.inputs[i];
+    auto it = values.find(name);
+    if (name.empty() || it == values.end())
+      continue;
+    ArrayRef<int64_t> shape = getShape(it->second);
+    int64_t dynamic = getNumDynamicDims(shape);
+    if (dynamic == 0)
+      continue;
+    std::string what = "input '" + name + "' (" + describeShape(shape) + ")";
+    if (converter.dynamicDims == DynamicDims::Unsupported)
+      return ctx.error(what + " has a dynamic dimension, and " + node.opType +
+                       " is only imported with static shapes: fix the "
+                       "symbolic input dimensions with " +
+                       shapeHint);
+    if (dynamic > 1)
+      return ctx.error(what +
+                       " has more than one dynamic dimension: fix the "
+                       "symbolic input dimensions with " +
+                       shapeHint);
+  }
+  return success();
+}
+
 LogicalResult GraphImporter::convertNode(const Node &node) {
   for (size_t i = 0; i < node.inputs.size(); ++i) {
     const std::string &name = node.inputs[i];
@@ -369,7 +432,8 @@ LogicalResult GraphImporter::convertNode(const Node &node) {
   }
   const OpConverter *converter = lookupOpConverter(node.opType);
   NodeContext ctx(*this, node, model.opsets.at(""));
-  if (failed(converter->convert(ctx)))
+  if (failed(checkDynamicInputs(ctx, *converter)) ||
+      failed(converter->convert(ctx)))
     return failure();
   for (size_t i = 0; i < node.outputs.size(); ++i) {
     const std::string &name = node.outputs[i];
@@ -380,15 +444,18 @@ LogicalResult GraphImporter::convertNode(const Node &node) {
                        "') is not supported");
     auto it = values.find(name);
     if (it != values.end()) {
+      // Dynamic dimensions count as 1.
       int64_t elements = 1;
       for (int64_t d : getShape(it->second))
-        if (d < 0 || __builtin_mul_overflow(elements, d, &elements) ||
-            elements > (int64_t(1) << 40))
+        if (!ShapedType::isDynamic(d) &&
+            (d < 0 || __builtin_mul_overflow(elements, d, &elements) ||
+             elements > (int64_t(1) << 40)))
           return ctx.error("output '" + name + "' is too large");
+      if (elements == 0)
+        return ctx.error("output '" + name +
+                         "' has no elements (zero-size "
+                         "tensors are unsupported)");
     }
-    if (it != values.end() && getTensorType(it->second).getNumElements() == 0)
-      return ctx.error("output '" + name + "' has no elements (zero-size "
-                       "tensors are unsupported)");
     if (failed(checkInferredShape(node, name,
                                   it == values.end() ? Value() : it->second)))
       return failure();
@@ -416,9 +483,13 @@ OwningOpRef<ModuleOp> GraphImporter::import(const std::string &entry) {
   builder.setInsertionPointToEnd(module->getBody());
 
   SmallVector<Type> argTypes;
-  for (const ValueInfo &input : model.inputs)
-    argTypes.push_back(RankedTensorType::get(input.type.dims,
-                                             convertDType(&context, input.type.dtype)));
+  for (const ValueInfo &input : model.inputs) {
+    SmallVector<int64_t> shape;
+    for (int64_t d : input.type.dims)
+      shape.push_back(d < 0 ? ShapedType::kDynamic : d);
+    argTypes.push_back(
+        RankedTensorType::get(shape, convertDType(&context, input.type.dtype)));
+  }
   std::string name = entry.empty() ? getFunctionName(model.graphName) : entry;
   auto func = func::FuncOp::create(builder, fileLoc, name,
                                    builder.getFunctionType(argTypes, {}));

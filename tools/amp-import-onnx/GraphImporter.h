@@ -102,6 +102,14 @@ public:
   mlir::LogicalResult checkSizes(llvm::ArrayRef<int64_t> values,
                                  const char *what) const;
 
+  /// Reports that the node cannot be imported with a dynamic dimension in
+  /// `what` ("the channel dimension", ...) and says how to fix the symbolic
+  /// input dimensions with --shape.
+  mlir::LogicalResult dynamicUnsupported(const llvm::Twine &what) const;
+  /// dynamicUnsupported(what) if any of `dims` of `value` is dynamic.
+  mlir::LogicalResult requireStatic(Value value, llvm::ArrayRef<int64_t> dims,
+                                    const llvm::Twine &what) const;
+
   /// Normalizes a possibly negative axis for rank `rank`, or reports an
   /// error.
   mlir::FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank) const;
@@ -113,11 +121,21 @@ private:
 /// A converter: defines every output of the node (or reports an error).
 using ConvertFn = mlir::LogicalResult (*)(NodeContext &);
 
+/// Whether a converter takes inputs with a dynamic dimension.
+enum class DynamicDims {
+  /// Only static shapes: a dynamic input is an error that suggests --shape.
+  Unsupported,
+  /// Dynamic dimensions propagate; the converter itself reports the cases it
+  /// cannot import (a dynamic channel or contraction dimension, ...).
+  Supported,
+};
+
 struct OpConverter {
   const char *opType;
   /// The first opset whose version of the op the converter implements.
   int64_t minOpset;
   ConvertFn convert;
+  DynamicDims dynamicDims = DynamicDims::Unsupported;
 };
 
 /// Every op of the default domain the importer converts (OpTable.cpp).
@@ -137,6 +155,10 @@ private:
 
   mlir::LogicalResult checkOps();
   mlir::LogicalResult checkInputs();
+  /// Rejects an input with a dynamic dimension that the node's converter
+  /// does not support (or that has more than one).
+  mlir::LogicalResult checkDynamicInputs(NodeContext &ctx,
+                                         const OpConverter &converter);
   mlir::LogicalResult convertNode(const Node &node);
   mlir::LogicalResult checkInferredShape(const Node &node,
                                          const std::string &name, Value value);
@@ -151,6 +173,9 @@ private:
   OpBuilder builder;
   llvm::StringMap<Value> values;
   llvm::StringMap<Tensor> constants;
+  /// "--shape (e.g. --shape=x:1x16)": the options that fix every symbolic
+  /// input dimension, for the messages about dynamic dimensions.
+  std::string shapeHint;
   unsigned blobCounter = 0;
 };
 

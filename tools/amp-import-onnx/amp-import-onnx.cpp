@@ -9,7 +9,8 @@
 //                 [--shape=INPUT:DIMS ...]
 //
 // Writes one func.func on ranked tensors that amp-opt, amp-run, amp-tune and
-// amp-compile take as it is. Exit status: 0 success, 1 the model could not
+// amp-compile take as it is; a symbolic batch dimension stays dynamic unless
+// --shape fixes it. Exit status: 0 success, 1 the model could not
 // be imported (every error is printed), 2 bad command line or I/O error.
 //
 //===----------------------------------------------------------------------===//
@@ -53,7 +54,8 @@ static llvm::cl::list<std::string> shapes(
     "shape",
     llvm::cl::desc("Static shape of an input, by name or index, e.g. "
                    "--shape=input:1x3x224x224 or --shape=0:1x3x224x224; may "
-                   "be repeated"),
+                   "be repeated (without it, a symbolic batch dimension is "
+                   "imported as a dynamic one, `?`)"),
     llvm::cl::value_desc("input:dims"), llvm::cl::cat(category));
 static llvm::cl::opt<bool>
     quiet("quiet", llvm::cl::desc("Do not print warnings"),

@@ -140,6 +140,8 @@ LogicalResult amp::onnximport::convertDropout(NodeContext &ctx) {
     else
       shape.assign(getShape(ctx.input(0)).begin(),
                    getShape(ctx.input(0)).end());
+    if (hasDynamicDims(shape))
+      return ctx.dynamicUnsupported("the shape of the 'mask' output");
     int64_t total = 1;
     for (int64_t d : shape)
       total *= d;

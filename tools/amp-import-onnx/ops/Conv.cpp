@@ -57,6 +57,10 @@ LogicalResult amp::onnximport::convertConv(NodeContext &ctx) {
                      "rank " + Twine(rank) + ")");
   if (getTensorType(w).getRank() != rank)
     return ctx.error("the weight's rank differs from the input's");
+  if (failed(
+          ctx.requireStatic(x, {1, 2, 3}, "a channel or spatial dimension")) ||
+      failed(ctx.requireStatic(w, {0, 1, 2, 3}, "a weight dimension")))
+    return failure();
   int64_t group = ctx.getInt("group", 1);
   FailureOr<SpatialAttrs> attrs =
       getSpatialAttrs(ctx, getShape(x).drop_front(2),

@@ -50,6 +50,8 @@ LogicalResult amp::onnximport::convertMatMul(NodeContext &ctx) {
   if (rhsVector)
     c.push_back(1);
   int64_t m = a[a.size() - 2], k = a.back(), n = c.back();
+  if (ShapedType::isDynamic(k) || ShapedType::isDynamic(c[c.size() - 2]))
+    return ctx.dynamicUnsupported("the contraction dimension");
   if (c[c.size() - 2] != k)
     return ctx.error("the contraction dimensions differ (" + Twine(k) + " and " +
                      Twine(c[c.size() - 2]) + ")");
@@ -58,12 +60,27 @@ LogicalResult amp::onnximport::convertMatMul(NodeContext &ctx) {
   std::optional<std::vector<int64_t>> batch = broadcastShapes(batchA, batchB);
   if (!batch)
     return ctx.error("the batch dimensions do not broadcast");
+  // A dynamic dimension is never tiled: with one, the batch dimensions of
+  // both operands must be the broadcast ones already.
+  SmallVector<int64_t> outShape(batch->begin(), batch->end());
+  if (!lhsVector)
+    outShape.push_back(m);
+  if (!rhsVector)
+    outShape.push_back(n);
+  if (hasDynamicDims(*batch) &&
+      (batchA != ArrayRef<int64_t>(*batch) ||
+       (product(batchB) != 1 && batchB != ArrayRef<int64_t>(*batch))))
+    return ctx.dynamicUnsupported("a broadcast batch dimension");
+  if (getNumDynamicDims(outShape) > 1 ||
+      (hasDynamicDims(batchB) && ShapedType::isDynamic(m)))
+    return ctx.dynamicUnsupported("more than one dimension of the result");
   lhs = reshape(b, loc, lhs, a);
   rhs = reshape(b, loc, rhs, c);
   Value result;
-  if (product(batchB) == 1 && !batchA.empty()) {
+  if (product(batchB) == 1 && !batchA.empty() && !hasDynamicDims(batchB)) {
     // [batch..., M, K] x [K, N]: one [1, batch*M, K] x [1, K, N].
-    Value l = reshape(b, loc, lhs, {1, product(batchA) * m, k});
+    Value l = reshape(b, loc, lhs,
+                      {1, mergeSizes(ArrayRef<int64_t>(a).drop_back()), k});
     Value r = reshape(b, loc, rhs, {1, k, n});
     result = matmul3d(b, loc, l, r);
   } else {
@@ -71,16 +88,11 @@ LogicalResult amp::onnximport::convertMatMul(NodeContext &ctx) {
         fullB(batch->begin(), batch->end());
     fullA.append({m, k});
     fullB.append({k, n});
-    int64_t bt = product(*batch);
+    int64_t bt = mergeSizes(*batch);
     Value l = reshape(b, loc, broadcastTo(b, loc, lhs, fullA), {bt, m, k});
     Value r = reshape(b, loc, broadcastTo(b, loc, rhs, fullB), {bt, k, n});
     result = matmul3d(b, loc, l, r);
   }
-  SmallVector<int64_t> outShape(batch->begin(), batch->end());
-  if (!lhsVector)
-    outShape.push_back(m);
-  if (!rhsVector)
-    outShape.push_back(n);
   ctx.setOutput(0, reshape(b, loc, result, outShape));
   return success();
 }
@@ -99,6 +111,10 @@ LogicalResult amp::onnximport::convertGemm(NodeContext &ctx) {
   if (ctx.getInt("transB", 0))
     rhs = transpose(b, loc, rhs, {1, 0});
   int64_t m = getShape(lhs)[0], k = getShape(lhs)[1], n = getShape(rhs)[1];
+  if (ShapedType::isDynamic(k) || ShapedType::isDynamic(getShape(rhs)[0]))
+    return ctx.dynamicUnsupported("the contraction dimension");
+  if (ShapedType::isDynamic(m) && ShapedType::isDynamic(n))
+    return ctx.dynamicUnsupported("more than one dimension of the result");
   if (getShape(rhs)[0] != k)
     return ctx.error("the contraction dimensions differ");
   double alpha = ctx.getFloat("alpha", 1.0f), beta = ctx.getFloat("beta", 1.0f);

@@ -40,6 +40,8 @@ LogicalResult amp::onnximport::convertBatchNormalization(NodeContext &ctx) {
   int64_t rank = getTensorType(x).getRank();
   if (rank < 2)
     return ctx.error("the input needs a channel dimension");
+  if (failed(ctx.requireStatic(x, {1}, "the channel dimension")))
+    return failure();
   int64_t c = getShape(x)[1];
   double epsilon = ctx.getFloat("epsilon", 1e-5f);
   SmallVector<int64_t> paramShape(rank, 1);
@@ -50,6 +52,8 @@ LogicalResult amp::onnximport::convertBatchNormalization(NodeContext &ctx) {
     int64_t size = 1;
     if (const Tensor *t = ctx.constInput(i))
       size = t->getNumElements();
+    else if (hasDynamicDims(getShape(ctx.input(i))))
+      return ctx.dynamicUnsupported("input " + Twine(i));
     else
       size = getTensorType(ctx.input(i)).getNumElements();
     if (size != c)
@@ -106,6 +110,8 @@ LogicalResult amp::onnximport::convertLayerNormalization(NodeContext &ctx) {
   SmallVector<int64_t> axes;
   int64_t count = 1;
   for (int64_t d = *axis; d < rank; ++d) {
+    if (failed(ctx.requireStatic(x, {d}, "normalized dimension " + Twine(d))))
+      return failure();
     axes.push_back(d);
     count *= getShape(x)[d];
   }
@@ -166,9 +172,13 @@ static LogicalResult convertSoftmaxLike(NodeContext &ctx, bool log) {
   }
   // Before opset 13: the input is flattened to 2-D at `axis`.
   ArrayRef<int64_t> shape = getShape(x);
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < rank; ++d)
-    (d < *axis ? outer : inner) *= shape[d];
+  SmallVector<int64_t> innerDims;
+  for (int64_t d = *axis; d < rank; ++d)
+    innerDims.push_back(d);
+  if (failed(ctx.requireStatic(x, innerDims, "a dimension from 'axis'")))
+    return failure();
+  int64_t outer = mergeSizes(shape.take_front(*axis));
+  int64_t inner = mergeSizes(shape.drop_front(*axis));
   Value flat = reshape(b, loc, x, {outer, inner});
   Value result = softmax(b, loc, flat, 1, log);
   ctx.setOutput(0, reshape(b, loc, result, shape));

@@ -36,6 +36,8 @@ static LogicalResult convertPool(NodeContext &ctx, bool isMax) {
                      Twine(rank) + ")");
   if (ctx.hasOutput(1))
     return ctx.error("the 'Indices' output is unsupported");
+  if (failed(ctx.requireStatic(x, {1, 2, 3}, "a channel or spatial dimension")))
+    return failure();
   FailureOr<SpatialAttrs> attrs =
       getSpatialAttrs(ctx, getShape(x).drop_front(2), {}, /*isPool=*/true);
   if (failed(attrs))
@@ -103,6 +105,8 @@ static LogicalResult convertGlobalPool(NodeContext &ctx, bool isMax) {
   SmallVector<int64_t> axes;
   int64_t count = 1;
   for (int64_t d = 2; d < rank; ++d) {
+    if (failed(ctx.requireStatic(x, {d}, "spatial dimension " + Twine(d))))
+      return failure();
     axes.push_back(d);
     count *= getShape(x)[d];
   }

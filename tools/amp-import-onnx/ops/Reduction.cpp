@@ -58,6 +58,8 @@ static LogicalResult convertReduce(NodeContext &ctx, ReduceKind kind,
   SmallVector<int64_t> outShape;
   for (int64_t d = 0; d < rank; ++d) {
     if (isReduced[d]) {
+      if (failed(ctx.requireStatic(x, {d}, "reduced dimension " + Twine(d))))
+        return failure();
       reduced.push_back(d);
       count *= getShape(x)[d];
       if (keepDims)

@@ -46,6 +46,21 @@ static int64_t product(ArrayRef<int64_t> values) {
   return result;
 }
 
+/// A reshape may merge a dynamic dimension only with dimensions of size 1:
+/// the result is then the same dynamic size, never a new one (the importer
+/// keeps every dynamic dimension equal to the one symbolic input dimension).
+static LogicalResult checkMergedDynamic(NodeContext &ctx,
+                                        ArrayRef<int64_t> merged,
+                                        const Twine &what) {
+  bool othersAreOne = llvm::all_of(
+      merged, [](int64_t d) { return d == 1 || ShapedType::isDynamic(d); });
+  if (!hasDynamicDims(merged) ||
+      (othersAreOne && getNumDynamicDims(merged) == 1))
+    return success();
+  return ctx.dynamicUnsupported("a dimension merged with others (" + what +
+                                ")");
+}
+
 /// Input 0 if it is known and small enough to fold data movement on.
 static const Tensor *foldableData(NodeContext &ctx) {
   const Tensor *t = ctx.constInput(0);
@@ -146,9 +161,13 @@ LogicalResult amp::onnximport::convertFlatten(NodeContext &ctx) {
     axis += rank;
   if (axis < 0 || axis > rank)
     return ctx.error("axis out of range");
-  int64_t outer = product(ArrayRef<int64_t>(in).take_front(axis));
-  int64_t inner = product(ArrayRef<int64_t>(in).drop_front(axis));
-  setReshaped(ctx, {outer, inner});
+  ArrayRef<int64_t> outerDims = ArrayRef<int64_t>(in).take_front(axis);
+  ArrayRef<int64_t> innerDims = ArrayRef<int64_t>(in).drop_front(axis);
+  if (failed(
+          checkMergedDynamic(ctx, outerDims, "the dimensions before 'axis'")) ||
+      failed(checkMergedDynamic(ctx, innerDims, "the dimensions from 'axis'")))
+    return failure();
+  setReshaped(ctx, {mergeSizes(outerDims), mergeSizes(innerDims)});
   return success();
 }
 
@@ -164,6 +183,8 @@ LogicalResult amp::onnximport::convertSqueeze(NodeContext &ctx) {
       FailureOr<int64_t> a = ctx.normalizeAxis(axis, rank);
       if (failed(a))
         return failure();
+      if (ShapedType::isDynamic(in[*a]))
+        return ctx.dynamicUnsupported("squeezed dimension " + Twine(*a));
       if (in[*a] != 1)
         return ctx.error("cannot squeeze dimension " + Twine(*a) + " of size " +
                          Twine(in[*a]));
@@ -259,6 +280,9 @@ LogicalResult amp::onnximport::convertConcat(NodeContext &ctx) {
     std::vector<int64_t> s = inputShape(ctx, i);
     if (static_cast<int64_t>(s.size()) != rank)
       return ctx.error("the inputs have different ranks");
+    if (ShapedType::isDynamic(s[*axis]))
+      return ctx.dynamicUnsupported("the concatenated dimension of input " +
+                                    Twine(i));
     for (int64_t d = 0; d < rank; ++d)
       if (d != *axis && s[d] != first[d])
         return ctx.error("the inputs differ in dimension " + Twine(d));
