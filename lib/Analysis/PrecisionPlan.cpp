@@ -13,6 +13,7 @@
 
 #include "amp/Analysis/PrecisionPlan.h"
 
+#include "amp/Analysis/Magnitude.h"
 #include "amp/Analysis/MinCut.h"
 #include "amp/IR/AmpDialect.h"
 #include "amp/Utils/CastUtils.h"
@@ -682,6 +683,13 @@ void PrecisionPlan::applyRanges() {
 std::string mlir::amp::describeRangeReason(const OpDecision &d) {
   std::string text;
   llvm::raw_string_ostream os(text);
+  if (d.reason == Reason::NarrowedAfterNormalization) {
+    os << "its input grows to " << llvm::format("%g", d.inputGrowth)
+       << "x the function's inputs and it brings it back to "
+       << llvm::format("%g", d.resultGrowth)
+       << "x: the value is narrowed after it";
+    return text;
+  }
   if (!d.range.isInterval() || !d.rangeType)
     return text;
   switch (d.reason) {
@@ -1256,6 +1264,14 @@ void PrecisionPlan::minBytesCut() {
 
   MinCutGraph graph;
   std::vector<unsigned> nodeOf(ops.size());
+  // Growths are computed on the first question (Magnitude.h).
+  MagnitudeMap magnitudes;
+  struct Shrinking {
+    int op;
+    unsigned use;
+    double inputGrowth, resultGrowth;
+  };
+  SmallVector<Shrinking, 4> shrinking;
   auto groupValues = ArrayRef(valuesByLeader);
   for (auto members = ArrayRef(membersByLeader); !members.empty();) {
     unsigned leader = members.front().first;
@@ -1344,9 +1360,63 @@ void PrecisionPlan::minBytesCut() {
           graph.addEdge(c, up, MinCutGraph::kInfinite);
       }
     }
+    // Values of large growth that a free op of the group brings back down
+    // (a division by the count a sum added up, a normalization): handling
+    // one in 16 bits (a free op making or reading it low) costs
+    // kLargeGrowthBytesPerElement more per element, paid once, so the cut
+    // narrows it after that op where this costs no more.
+    shrinking.clear();
+    double large = options.largeGrowth;
+    for (auto [_, u] :
+         large > 0 ? values : ArrayRef<std::pair<unsigned, unsigned>>()) {
+      const ValueUses &use = uses[u];
+      std::optional<double> growth;
+      for (int consumer : use.consumers) {
+        if (consumer < 0)
+          continue;
+        if (!growth)
+          growth = magnitudes.lookup(use.value).growth;
+        if (*growth < large)
+          break;
+        double result = magnitudes.getResultGrowth(ops[consumer]);
+        if (result * large <= *growth)
+          shrinking.push_back({consumer, u, *growth, result});
+      }
+      if (shrinking.empty() || shrinking.back().use != u)
+        continue;
+      unsigned penalty = graph.addNode();
+      graph.addEdge(MinCutGraph::kSource, penalty,
+                    kLargeGrowthBytesPerElement * getNumElements(use.value));
+      if (use.producer >= 0)
+        graph.addEdge(penalty, nodeOf[use.producer], MinCutGraph::kInfinite);
+      for (int consumer : use.consumers)
+        if (consumer >= 0)
+          graph.addEdge(penalty, nodeOf[consumer], MinCutGraph::kInfinite);
+    }
     graph.solve();
     for (auto [_, member] : group)
       infos[member].decision.lowPrecision = graph.isOnSinkSide(nodeOf[member]);
+    // The ops that brought a large value down in FP32 and whose result is
+    // narrowed after them: the rule decided them.
+    for (const Shrinking &s : shrinking) {
+      OpDecision &d = infos[s.op].decision;
+      if (d.lowPrecision)
+        continue;
+      bool narrowedAfter = llvm::any_of(ops[s.op]->getResults(), [&](Value r) {
+        auto it = useOf.find(r);
+        if (it == useOf.end())
+          return false;
+        return llvm::any_of(uses[it->second].consumers, [&](int c) {
+          return c == kLow || (c >= 0 && infos[c].decision.lowPrecision &&
+                               graph.isOnSinkSide(nodeOf[c]));
+        });
+      });
+      if (!narrowedAfter)
+        continue;
+      d.reason = Reason::NarrowedAfterNormalization;
+      d.inputGrowth = s.inputGrowth;
+      d.resultGrowth = s.resultGrowth;
+    }
   }
 }
 

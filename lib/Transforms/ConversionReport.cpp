@@ -81,6 +81,12 @@ void mlir::amp::writeConversionReport(llvm::raw_ostream &os, FloatType target,
               json.attribute("accumulate", typeString(d.accumulateType));
               json.attribute("output", typeString(d.outputType));
             }
+            if (d.reason == Reason::NarrowedAfterNormalization)
+              json.attributeObject("growth", [&] {
+                json.attribute("input", d.inputGrowth);
+                json.attribute("result", d.resultGrowth);
+                json.attribute("why", describeRangeReason(d));
+              });
             if (d.range.isInterval() && d.rangeType) {
               auto bound = [&](StringRef key, double value) {
                 if (std::isfinite(value))

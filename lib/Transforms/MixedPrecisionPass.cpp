@@ -65,10 +65,11 @@ struct MixedPrecisionPassCommon : public BaseT<Derived> {
   using Base = BaseT<Derived>;
   using Base::Base;
   using Base::accumulateType, Base::clampConstants, Base::grayOps,
-      Base::grayStrategy, Base::greenOps, Base::keepIOTypes, Base::minMacs,
-      Base::outputType, Base::overflowType, Base::policy, Base::rangeAnalysis,
-      Base::rangeMargin, Base::ranges, Base::redOps, Base::remarks,
-      Base::report, Base::skipLayers, Base::targetType, Base::unknownOps;
+      Base::grayStrategy, Base::greenOps, Base::keepIOTypes, Base::largeGrowth,
+      Base::minMacs, Base::outputType, Base::overflowType, Base::policy,
+      Base::rangeAnalysis, Base::rangeMargin, Base::ranges, Base::redOps,
+      Base::remarks, Base::report, Base::skipLayers, Base::targetType,
+      Base::unknownOps;
 
   LogicalResult initialize(MLIRContext *ctx) override;
 
@@ -287,6 +288,12 @@ LogicalResult AMP_COMMON::initialize(MLIRContext *ctx) {
         << passName << ": range-margin applies to observed ranges "
            "and is ignored without ranges=";
   }
+  if (!(largeGrowth == 0.0 || largeGrowth >= 1.0) || std::isinf(largeGrowth))
+    return error()
+           << "large-growth must be 0 (off) or a finite number of "
+              "at least 1, got "
+           << llvm::formatv("{0}", static_cast<double>(largeGrowth)).str();
+  resolved.largeGrowth = largeGrowth;
   resolved.clampConstants = clampConstants;
   resolved.countConstantBytes = !report.empty();
   resolved.recordDecisions = !report.empty();

@@ -13,6 +13,7 @@
 // RUN: amp-opt %t/overflow-type-target.mlir --amp-mixed-precision=overflow-type=f16 --verify-diagnostics
 // RUN: amp-opt %t/range-analysis.mlir --amp-mixed-precision=range-analysis=maybe --verify-diagnostics
 // RUN: amp-opt %t/unknown-ops.mlir --amp-mixed-precision=unknown-ops=blue --verify-diagnostics
+// RUN: amp-opt %t/large-growth.mlir --amp-mixed-precision=large-growth=0.5 --verify-diagnostics
 // RUN: amp-opt %t/policy-parse.mlir "--amp-mixed-precision=policy=#amp.default_policy<min_macs=>" --verify-diagnostics
 // RUN: amp-opt %t/policy-kind.mlir "--amp-mixed-precision=policy=#amp.color<red>" --verify-diagnostics
 // RUN: amp-opt %t/policy-ignored.mlir "--amp-mixed-precision=policy=#amp.default_policy accumulate-type=target" --verify-diagnostics
@@ -43,6 +44,10 @@ func.func @f() { return }
 
 //--- range-analysis.mlir
 // expected-error@unknown {{amp-mixed-precision: invalid range-analysis 'maybe'; expected one of: walk, dataflow, off}}
+func.func @f() { return }
+
+//--- large-growth.mlir
+// expected-error@unknown {{amp-mixed-precision: large-growth must be 0 (off) or a finite number of at least 1, got 0.50}}
 func.func @f() { return }
 
 //--- accumulate.mlir

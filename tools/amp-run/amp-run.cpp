@@ -173,6 +173,11 @@ void printJson(const Report &report, llvm::raw_ostream &out) {
     object["shape"] = llvm::json::Array(output.shape);
     object["type"] = stringifyElementKind(output.referenceKind);
     object["converted_type"] = stringifyElementKind(output.convertedKind);
+    DegenerateReference kind = classifyReference(output.metrics);
+    if (kind == DegenerateReference::None)
+      object["degenerate_reference"] = nullptr;
+    else
+      object["degenerate_reference"] = stringifyDegenerateReference(kind);
     outputs.push_back(std::move(object));
   }
   llvm::json::Array arguments;
@@ -577,6 +582,19 @@ int main(int argc, char **argv) {
     metrics.push_back(output.metrics);
   }
   SmallVector<std::string> failures = checkTolerance(*bounds, names, metrics);
+  // An output whose reference cannot show an error is said once; under
+  // --check it is no evidence, and the check fails.
+  for (const OutputReport &output : reports) {
+    DegenerateReference kind = classifyReference(output.metrics);
+    if (kind == DegenerateReference::None)
+      continue;
+    errs << "amp-run: warning: output " << output.name << ": "
+         << describeDegenerateReference(kind, output.metrics) << "\n";
+    if (!bounds->empty())
+      failures.push_back(
+          "output " + output.name + ": no evidence: the FP32 reference is " +
+          stringifyDegenerateReference(kind).str() + " (see the warning)");
+  }
 
   Report report{options.model.inputFile,
                 entryName,

@@ -272,6 +272,28 @@ Trial Tuner::evaluate(ArrayRef<std::vector<HostTensor>> outputs) {
   return trial;
 }
 
+LogicalResult Tuner::checkReference() {
+  const SmallVector<std::string> &names = model.isolation.outputNames;
+  bool degenerate = false;
+  for (size_t i = 0; i < names.size(); ++i) {
+    ErrorAccumulator self;
+    for (const std::vector<HostTensor> &sampleOutputs : reference)
+      self.add(sampleOutputs[i], sampleOutputs[i]);
+    ErrorMetrics metrics = self.getMetrics();
+    DegenerateReference kind = classifyReference(metrics);
+    if (kind == DegenerateReference::None)
+      continue;
+    errs << "amp-tune: error: output " << names[i] << ": "
+         << describeDegenerateReference(kind, metrics) << "\n";
+    degenerate = true;
+  }
+  if (degenerate)
+    errs << "amp-tune: a comparison with such an output is no evidence: "
+            "every conversion would meet the tolerance on it, or none; "
+            "nothing was tuned\n";
+  return failure(degenerate);
+}
+
 FailureOr<Trial> Tuner::trial(const llvm::DenseSet<unsigned> &keep,
                               std::string what) {
   auto start = std::chrono::steady_clock::now();
@@ -476,7 +498,8 @@ FailureOr<TuneResult> Tuner::run() {
 
   // 2. Sensitivity, with the reference's outputs; the FP32 model must
   // meet the tolerance itself.
-  if (failed(measureSensitivity(**converted, result.candidates)))
+  if (failed(measureSensitivity(**converted, result.candidates)) ||
+      failed(checkReference()))
     return failure();
   {
     Trial self = evaluate(reference);

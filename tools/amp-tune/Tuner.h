@@ -124,6 +124,10 @@ private:
                          std::string what);
   /// Compares `outputs` (by sample) with the reference.
   Trial evaluate(ArrayRef<std::vector<runner::HostTensor>> outputs);
+  /// Fails, with an error for each, if an output's reference cannot show
+  /// an error (runner::classifyReference): tuning against it would accept
+  /// any conversion.
+  LogicalResult checkReference();
   LogicalResult measureSensitivity(ModuleOp converted,
                                    std::vector<Candidate> &candidates);
   llvm::DenseSet<unsigned> topK(ArrayRef<Candidate> ranked, unsigned k);

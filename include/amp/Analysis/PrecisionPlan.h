@@ -25,10 +25,17 @@
 //     constant that fits, an exact widening of a low value). A gray op
 //     without float data inputs follows nothing: it is a candidate only
 //     under fewest-casts.
-//  4. Backward sweep, in reverse order: a candidate whose results are all
-//     consumed in FP32 stays in FP32 when that needs no more casts than
-//     running it low and casting its results up (ties go to FP32, which is
-//     more accurate and lets the saving propagate to its producers).
+//  4. (min-bytes, the default) A minimum cut in bytes instead of the
+//     backward sweep: gray ops and casts are placed so that the fewest
+//     bytes move, and a value of large growth relative to the function's
+//     inputs (Magnitude.h) is narrowed after the op that brings it back
+//     down (a division by the 49 elements it sums, a normalization) rather
+//     than before, unless that costs more than two more casts of it.
+//  5. (fewest-casts) Backward sweep, in reverse order: a candidate whose
+//     results are all consumed in FP32 stays in FP32 when that needs no
+//     more casts than running it low and casting its results up (ties go
+//     to FP32, which is more accurate and lets the saving propagate to its
+//     producers).
 //
 // Init tensors (tensor.empty, linalg.fill of a constant) take no part: a
 // consumer that reads one in low precision gets its own low copy, so FP32
@@ -87,6 +94,15 @@ enum class RangeAnalysisKind {
   Dataflow,
 };
 
+/// The default growth (Magnitude.h) from which a value counts as large
+/// (`large-growth`): 16 times the magnitude of the function's inputs (4 of
+/// the 15 binades f16 has above 1).
+constexpr double kLargeGrowth = 16;
+/// What the minimum cut pays, beyond the cast itself, to narrow a large
+/// value before the op that brings it back down rather than after: two
+/// more casts' worth, 12 bytes per element of the value.
+constexpr int64_t kLargeGrowthBytesPerElement = 12;
+
 /// The resolved options of a mixed-precision conversion.
 struct MixedPrecisionOptions {
   /// The low-precision type (f16 or bf16).
@@ -129,6 +145,10 @@ struct MixedPrecisionOptions {
   std::function<std::optional<double>(OpResult)> observedMaxAbs;
   /// The safety factor on observed magnitudes (at least 1).
   double observedMargin = 1.0;
+  /// The growth relative to the function's inputs (Magnitude.h) from which
+  /// the minimum cut narrows a value after the op that brings it back down
+  /// rather than before; 0: never.
+  double largeGrowth = kLargeGrowth;
 };
 
 /// The decision for one op.
@@ -151,10 +171,14 @@ struct OpDecision {
   FloatType rangeType;
   /// For ObservedRange: the safety factor the observed range was taken with.
   double rangeMargin = 1.0;
+  /// For NarrowedAfterNormalization: the growth (Magnitude.h) of the input
+  /// the op brings back down, and of its result.
+  double inputGrowth = 0, resultGrowth = 0;
 };
 
 /// Says why the range of `decision` decided it ("value range [0, 126000]
-/// leaves f16 (largest finite 65504)"); empty if no range decided.
+/// leaves f16 (largest finite 65504)"), or the growth for
+/// NarrowedAfterNormalization; empty if neither decided.
 std::string describeRangeReason(const OpDecision &decision);
 
 /// The precision plan of one function (or any op with regions).

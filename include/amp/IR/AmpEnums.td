@@ -70,6 +70,9 @@ def Amp_ReasonIntegerNotExact : I32EnumAttrCase<"IntegerNotExact", 11,
     "integer not exact">;
 def Amp_ReasonObservedRange : I32EnumAttrCase<"ObservedRange", 12,
     "observed range">;
+def Amp_ReasonNarrowedAfterNormalization
+    : I32EnumAttrCase<"NarrowedAfterNormalization", 13,
+                      "narrowed after normalization">;
 
 def Amp_Reason : I32EnumAttr<"Reason",
     "why an operation received its color or precision",
@@ -77,7 +80,8 @@ def Amp_Reason : I32EnumAttr<"Reason",
      Amp_ReasonFollowsInputs, Amp_ReasonSkipLayers, Amp_ReasonBelowThreshold,
      Amp_ReasonConstantOutOfRange, Amp_ReasonUnknownOp, Amp_ReasonPolicy,
      Amp_ReasonUnsupportedTypes, Amp_ReasonValueOutOfRange,
-     Amp_ReasonIntegerNotExact, Amp_ReasonObservedRange]> {
+     Amp_ReasonIntegerNotExact, Amp_ReasonObservedRange,
+     Amp_ReasonNarrowedAfterNormalization]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::amp";
 }

@@ -23,6 +23,9 @@
 
 #include "amp/Runner/HostTensor.h"
 
+#include <cmath>
+#include <string>
+
 namespace mlir {
 namespace amp {
 namespace runner {
@@ -41,6 +44,13 @@ struct ErrorMetrics {
   /// NaN/Inf values in the test and in the reference tensor.
   int64_t nonfinite = 0;
   int64_t referenceNonfinite = 0;
+  /// The smallest and largest finite element of the reference (equal for a
+  /// constant reference; +inf and -inf when it has none).
+  double referenceMin = INFINITY, referenceMax = -INFINITY;
+  /// Rows (of at least two elements) in which the reference is a saturated
+  /// one-hot distribution: one element within 1e-6 of 1, the others within
+  /// 1e-6 of 0 (a softmax whose inputs lie far apart).
+  int64_t referenceOneHotRows = 0;
 
   bool argmaxAgree() const { return argmaxAgreeRows == numRows; }
   double argmaxAgreeRate() const {
@@ -68,6 +78,30 @@ private:
 
 /// The metrics of one pair.
 ErrorMetrics compare(const HostTensor &reference, const HostTensor &test);
+
+/// Why a reference output cannot show an error of the converted model, if
+/// it cannot: a comparison with it passes (or fails) whatever the
+/// conversion does, so it is no evidence.
+enum class DegenerateReference {
+  None,
+  /// NaN or infinite values in the reference.
+  NonFinite,
+  /// Every element of every sample is 0.
+  Zero,
+  /// Every element of every sample is the same (non-zero) value.
+  Constant,
+  /// A saturated softmax: one-hot in every row of every sample.
+  OneHot,
+};
+
+/// Classifies the reference of `metrics` (accumulated over every sample).
+DegenerateReference classifyReference(const ErrorMetrics &metrics);
+/// A short name for JSON ("nonfinite", "zero", "constant", "one-hot").
+llvm::StringRef stringifyDegenerateReference(DegenerateReference kind);
+/// What the reference is and what to change, for a warning ("the FP32
+/// reference is 0 everywhere ...; use real samples ...").
+std::string describeDegenerateReference(DegenerateReference kind,
+                                        const ErrorMetrics &metrics);
 
 } // namespace runner
 } // namespace amp

@@ -70,6 +70,12 @@ defvar AmpMixedPrecisionOptions = [
            "Safety factor on observed ranges (at least 1): with the default "
            "2, f16 takes values observed up to 32752, half its largest "
            "finite value">,
+    Option<"largeGrowth", "large-growth", "double", /*default=*/"16.0",
+           "With gray-strategy=min-bytes: a value whose magnitude relative "
+           "to the function's inputs grows this much (a sum of 49 elements: "
+           "49) is narrowed after the op that brings it back down (a "
+           "division by 49, a normalization) rather than before, where that "
+           "costs at most 12 more bytes per element; 0 turns the rule off">,
     Option<"clampConstants", "clamp-constants", "bool", /*default=*/"false",
            "Clamp constants that do not fit the target type to its finite "
            "range instead of keeping their consumers in FP32">,
