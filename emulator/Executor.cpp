@@ -2069,6 +2069,14 @@ void Launch::runWarp(Warp &w, uint64_t budget) {
     }
     ++warpInstructions;
     threadInstructions += static_cast<uint64_t>(__builtin_popcount(w.active));
+    if (opts.instructionBudget && warpInstructions > opts.instructionBudget) {
+      fail(LaunchError::LaunchFailed, w, mask ? __builtin_ctz(mask) : 0,
+           "the launch ran more than " +
+               std::to_string(opts.instructionBudget) +
+               " warp instructions (the instruction budget)",
+           /*fatal=*/true);
+      return;
+    }
     if (w.inflightCount && !checkInflight(w, in, mask))
       return;
     switch (in.op) {
