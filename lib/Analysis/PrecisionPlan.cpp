@@ -412,6 +412,8 @@ bool PrecisionPlan::isElidedConstant(Operation *op) {
 }
 
 void PrecisionPlan::summarizeUncolored() {
+  if (!options.diagnostics)
+    return;
   if (!uncoloredOps.empty()) {
     unsigned total = 0;
     for (auto &entry : uncoloredOps)
@@ -451,9 +453,10 @@ void PrecisionPlan::applySkipLayers() {
   for (int64_t index : options.skipLayers) {
     int64_t position = index < 0 ? count + index : index;
     if (position < 0 || position >= count) {
-      root->emitWarning() << "skip-layers index " << index
-                          << " is out of range: this function has " << count
-                          << " green op" << (count == 1 ? "" : "s");
+      if (options.diagnostics)
+        root->emitWarning() << "skip-layers index " << index
+                            << " is out of range: this function has " << count
+                            << " green op" << (count == 1 ? "" : "s");
       continue;
     }
     OpInfo &info = infos[green[position]];
@@ -658,7 +661,8 @@ void PrecisionPlan::applyRanges() {
       d.outputType = overflow && !inOverflow ? overflow : f32;
       remark << "keeps " << target << " inputs with an " << d.outputType
              << " output: " << describeRangeReason(d);
-      op->emitRemark(text);
+      if (options.diagnostics)
+        op->emitRemark(text);
       continue;
     }
     if (overflow && !inOverflow) {
@@ -675,7 +679,8 @@ void PrecisionPlan::applyRanges() {
       if (inOverflow)
         d.rangeType = overflow;
     }
-    op->emitRemark(text + describeRangeReason(d));
+    if (options.diagnostics)
+      op->emitRemark(text + describeRangeReason(d));
     info.pinned = true;
   }
 }
@@ -752,7 +757,7 @@ bool PrecisionPlan::constantFits(Operation *constOp) {
   RangeSummary summary = checkFloatRange(value, options.target);
   constantSummary.merge(summary);
   bool fits = summary.fits() || options.clampConstants;
-  if (!summary.fits())
+  if (!summary.fits() && options.diagnostics)
     constOp->emitRemark() << "constant does not fit " << options.target << " ("
                           << summary.numOverflow << " overflow, "
                           << summary.numUnderflow << " flush to zero)"
