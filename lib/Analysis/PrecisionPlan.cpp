@@ -130,8 +130,10 @@ void PrecisionPlan::addReader(Operation *op, const Marks &start) {
 
 /// The float attributes of `op` a type must hold (clamp bounds and the
 /// like): FP32 values other than +-FLT_MAX and infinities, which stand for
-/// "no bound" and map to the target's own largest value.
-static void getBoundAttributes(Operation *op, SmallVectorImpl<double> &bounds) {
+/// "no bound" and map to the target's own largest value (counted in
+/// `sentinels` when given).
+static void getBoundAttributes(Operation *op, SmallVectorImpl<double> &bounds,
+                               int64_t *sentinels = nullptr) {
   // The op's model says which attributes are floats (reading each inherent
   // attribute by name is most of the cost); an op without one is read in
   // full.
@@ -147,6 +149,8 @@ static void getBoundAttributes(Operation *op, SmallVectorImpl<double> &bounds) {
     double v = getFloatAttrValue(value);
     if (std::isfinite(v) && std::abs(v) != flt)
       bounds.push_back(v);
+    else if (sentinels && std::abs(v) == flt)
+      ++*sentinels;
   }
 }
 
@@ -170,14 +174,15 @@ void PrecisionPlan::addOp(Operation *op, OpInfo &&info, const Marks &start,
   // (After an error, as if coloring had stopped there: no more remarks.)
   if (succeeded(colored))
     colored = colorOp(op, infos.back());
-  // The largest float attribute, as checkRanges reads them.
-  if (!options.clampConstants) {
-    SmallVector<double, 2> bounds;
-    getBoundAttributes(op, bounds);
+  // The largest float attribute, as checkRanges reads them; +-FLT_MAX
+  // bounds count as sentinels (the conversion writes them as the target's
+  // largest value: see convertToMixedPrecision).
+  SmallVector<double, 2> bounds;
+  getBoundAttributes(op, bounds, &constantSummary.numSentinel);
+  if (!options.clampConstants)
     for (double bound : bounds)
       infos.back().largestBound =
           std::max(infos.back().largestBound, std::abs(bound));
-  }
 }
 
 void PrecisionPlan::collectOp(Operation *op) {
