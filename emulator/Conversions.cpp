@@ -6,8 +6,9 @@
 //===----------------------------------------------------------------------===//
 //
 // cvt between integers and floats of every width and rounding mode, with
-// .ftz, .sat, .satfinite and .relu, and the packed f16x2/bf16x2 forms
-// (PTX ISA, "cvt").
+// .ftz, .sat, .satfinite and .relu, the packed f16x2/bf16x2 forms, and the
+// FP8 pairs .e4m3x2/.e5m2x2 from f32 and f16x2 and to f16x2 (PTX ISA,
+// "cvt"; the formats in Float.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +23,52 @@ namespace amp {
 namespace emu {
 
 namespace {
+
+bool isFp8Pair(Type t) { return t == Type::E4M3x2 || t == Type::E5M2x2; }
+
+Fp8Format fp8FormatOf(Type t) {
+  return t == Type::E4M3x2 ? Fp8Format::E4M3 : Fp8Format::E5M2;
+}
+
+/// The f16 bits of an FP8 value (exact: every e4m3 and e5m2 value is an
+/// f16 value); NaNs become the canonical f16 NaN.
+uint16_t fp8ToHalf(uint8_t bits, Fp8Format format, bool relu) {
+  if (isFp8NaN(bits, format))
+    return kCanonicalNaN16;
+  double v = fp8ToDouble(bits, format);
+  if (relu && v < 0)
+    v = 0;
+  return toHalf(v);
+}
+
+/// The FP8 forms of cvt on the lanes of `mask` (PTX ISA, "cvt"): two f32
+/// (a to the upper byte) or an f16x2 (upper half to the upper byte) to an
+/// .e4m3x2/.e5m2x2 pair, rounded to nearest even with .satfinite; or a pair
+/// to f16x2 (upper byte to the upper half), exactly.
+void convertFp8(const Instruction &in, uint32_t mask, const uint64_t *a,
+                const uint64_t *b, uint64_t *d) {
+  bool relu = in.flags & kRelu;
+  if (isFp8Pair(in.type)) {
+    Fp8Format format = fp8FormatOf(in.type);
+    auto one = [&](double x) -> uint64_t {
+      return roundDoubleToFp8(x, format, /*satFinite=*/true, relu);
+    };
+    if (in.type2 == Type::F32) {
+      FOR_LANES d[l] = (one(floatOf(static_cast<uint32_t>(a[l]))) << 8) |
+                       one(floatOf(static_cast<uint32_t>(b[l])));
+      return;
+    }
+    FOR_LANES d[l] =
+        (one(halfToFloat(static_cast<uint16_t>(a[l] >> 16))) << 8) |
+        one(halfToFloat(static_cast<uint16_t>(a[l])));
+    return;
+  }
+  Fp8Format format = fp8FormatOf(in.type2);
+  FOR_LANES d[l] =
+      (uint64_t(fp8ToHalf(static_cast<uint8_t>(a[l] >> 8), format, relu))
+       << 16) |
+      fp8ToHalf(static_cast<uint8_t>(a[l]), format, relu);
+}
 
 /// Converts one value for cvt.
 uint64_t convert(const Instruction &in, uint64_t v) {
@@ -142,6 +189,11 @@ void Launch::executeConversion(Warp &w, const Instruction &in, uint32_t mask) {
   };
   switch (in.op) {
   case Op::Cvt: {
+    if (isFp8Pair(in.type) || isFp8Pair(in.type2)) {
+      convertFp8(in, mask, src(1, bufA),
+                 in.numOperands > 2 ? src(2, bufB) : nullptr, dst(in.ops[0]));
+      return;
+    }
     if (in.type == Type::F16x2 || in.type == Type::BF16x2) {
       Instruction one = in;
       one.type = in.type == Type::F16x2 ? Type::F16 : Type::BF16;

@@ -248,23 +248,53 @@ bool Decoder::decodeWgmma() {
   in.op = Op::Wgmma;
   if (m.take("sp"))
     return unsupportedBecause("sparse wgmma");
+  // m64nNk16 for .f16/.bf16 inputs, m64nNk32 for the FP8 inputs .e4m3 and
+  // .e5m2 (PTX ISA, "wgmma.mma_async"; .atype and .btype may differ for
+  // FP8 only).
   bool shapeFound = false;
-  for (int n = 8; n <= 256; n += 8) {
-    std::string s = "m64n" + std::to_string(n) + "k16";
-    if (m.take(s.c_str())) {
-      in.m = 64, in.n = static_cast<uint16_t>(n), in.k = 16;
-      shapeFound = true;
+  for (int n = 8; n <= 256 && !shapeFound; n += 8)
+    for (int k : {16, 32}) {
+      std::string s = "m64n" + std::to_string(n) + "k" + std::to_string(k);
+      if (m.take(s.c_str())) {
+        in.m = 64, in.n = static_cast<uint16_t>(n);
+        in.k = static_cast<uint16_t>(k);
+        shapeFound = true;
+        break;
+      }
     }
-  }
   if (!shapeFound)
-    return unsupportedBecause("wgmma shape (only m64nNk16: f16/bf16)");
+    return unsupportedBecause(
+        "wgmma shape (only m64nNk16: f16/bf16, and m64nNk32: e4m3/e5m2)");
   std::vector<Type> t = m.takeTypes();
   if (t.size() != 3)
     return unsupportedBecause("wgmma types");
   in.type = t[0];
-  in.type2 = t[1];
+  in.type2 = t[1]; // A
+  in.type3 = t[2]; // B
+  auto isFp8 = [](Type x) { return x == Type::E4M3 || x == Type::E5M2; };
+  if (in.k == 32) {
+    if (!isFp8(t[1]) || !isFp8(t[2]))
+      return unsupportedBecause("wgmma k32 input types other than e4m3/e5m2 "
+                                "(integer and tf32 forms)");
+    if (in.type != Type::F32 && in.type != Type::F16)
+      return unsupportedBecause("wgmma accumulator type");
+    // d, a-desc (or a), b-desc, scale-d, imm-scale-a, imm-scale-b: the FP8
+    // forms have no imm-trans-a/b (transposes are for .f16/.bf16 only), so
+    // A and B in shared memory are K-major.
+    if (raw.size() > 6) {
+      error = "wgmma with ." + std::string(typeName(t[1])) + "/." +
+              typeName(t[2]) +
+              " inputs takes no imm-trans operands: FP8 A and B in shared "
+              "memory must be K-major (PTX ISA, wgmma.mma_async)";
+      return false;
+    }
+    if (!operands({Type::B32, Type::B64, Type::B64, Type::Pred, Type::S32,
+                   Type::S32}))
+      return false;
+    return done();
+  }
   if (t[1] != t[2] || !(t[1] == Type::F16 || t[1] == Type::BF16))
-    return unsupportedBecause("wgmma input types other than f16/bf16");
+    return unsupportedBecause("wgmma k16 input types other than f16/bf16");
   if (!(in.type == Type::F32 || (in.type == Type::F16 && t[1] == Type::F16)))
     return unsupportedBecause("wgmma accumulator type");
   if (!operandsAtLeast(7, {Type::B32, Type::B64, Type::B64, Type::Pred,

@@ -467,6 +467,31 @@ bool Decoder::decodeCvt() {
   in.type2 = t[1];
   if (integralRounding && isFloatType(in.type))
     in.flags |= kHi; // .rni etc. with a float destination: round to integer
+  // The FP8 forms (PTX ISA, "cvt"): cvt.rn.satfinite{.relu}.f8x2type.f32
+  // d, a, b (a to the upper byte of the .b16 d); cvt.rn.satfinite{.relu}
+  // .f8x2type.f16x2 d, a; cvt.rn{.relu}.f16x2.f8x2type d, a (the upper byte
+  // to the upper half).
+  bool toFp8 = in.type == Type::E4M3x2 || in.type == Type::E5M2x2;
+  bool fromFp8 = in.type2 == Type::E4M3x2 || in.type2 == Type::E5M2x2;
+  if (toFp8 || fromFp8) {
+    if (in.rounding != Rounding::NearestEven || (toFp8 && !(in.flags & kSat)))
+      return unsupportedBecause(toFp8 ? "cvt to an FP8 pair needs .rn.satfinite"
+                                      : "cvt from an FP8 pair needs .rn");
+    if (toFp8 && in.type2 == Type::F32) {
+      if (!operands({Type::B16, Type::F32, Type::F32}))
+        return false;
+    } else if (toFp8 && in.type2 == Type::F16x2) {
+      if (!operands({Type::B16, Type::B32}))
+        return false;
+    } else if (fromFp8 && in.type == Type::F16x2) {
+      if (!operands({Type::B32, Type::B16}))
+        return false;
+    } else {
+      return unsupportedBecause(std::string("cvt.") + typeName(in.type) + "." +
+                                typeName(in.type2));
+    }
+    return done();
+  }
   if (in.type == Type::F16x2 || in.type == Type::BF16x2) {
     if (!operands({in.type, in.type2, in.type2}))
       return false;

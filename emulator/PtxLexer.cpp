@@ -39,6 +39,8 @@ int typeBits(Type t) {
   case Type::S16:
   case Type::F16:
   case Type::BF16:
+  case Type::E4M3x2:
+  case Type::E5M2x2:
     return 16;
   case Type::B32:
   case Type::U32:
@@ -76,6 +78,8 @@ bool isFloatType(Type t) {
   case Type::TF32:
   case Type::E4M3:
   case Type::E5M2:
+  case Type::E4M3x2:
+  case Type::E5M2x2:
     return true;
   default:
     return false;
@@ -83,14 +87,15 @@ bool isFloatType(Type t) {
 }
 
 static const std::pair<const char *, Type> kTypeNames[] = {
-    {"pred", Type::Pred},   {"b8", Type::B8},     {"b16", Type::B16},
-    {"b32", Type::B32},     {"b64", Type::B64},   {"b128", Type::B128},
-    {"u8", Type::U8},       {"u16", Type::U16},   {"u32", Type::U32},
-    {"u64", Type::U64},     {"s8", Type::S8},     {"s16", Type::S16},
-    {"s32", Type::S32},     {"s64", Type::S64},   {"f16", Type::F16},
-    {"f16x2", Type::F16x2}, {"bf16", Type::BF16}, {"bf16x2", Type::BF16x2},
-    {"f32", Type::F32},     {"f64", Type::F64},   {"tf32", Type::TF32},
-    {"e4m3", Type::E4M3},   {"e5m2", Type::E5M2},
+    {"pred", Type::Pred},     {"b8", Type::B8},     {"b16", Type::B16},
+    {"b32", Type::B32},       {"b64", Type::B64},   {"b128", Type::B128},
+    {"u8", Type::U8},         {"u16", Type::U16},   {"u32", Type::U32},
+    {"u64", Type::U64},       {"s8", Type::S8},     {"s16", Type::S16},
+    {"s32", Type::S32},       {"s64", Type::S64},   {"f16", Type::F16},
+    {"f16x2", Type::F16x2},   {"bf16", Type::BF16}, {"bf16x2", Type::BF16x2},
+    {"f32", Type::F32},       {"f64", Type::F64},   {"tf32", Type::TF32},
+    {"e4m3", Type::E4M3},     {"e5m2", Type::E5M2}, {"e4m3x2", Type::E4M3x2},
+    {"e5m2x2", Type::E5M2x2},
 };
 
 const char *typeName(Type t) {
