@@ -41,8 +41,8 @@ static std::string typeName(Type type) {
 }
 
 static Type fp8TypeOf(Operation *op) {
-  for (TypeRange types : {TypeRange(op->getOperandTypes()),
-                          TypeRange(op->getResultTypes())})
+  for (TypeRange types :
+       {TypeRange(op->getOperandTypes()), TypeRange(op->getResultTypes())})
     for (Type t : types)
       if (Type elt = getElementTypeOrSelf(t);
           isa<Float8E4M3FNType, Float8E5M2Type>(elt))

@@ -406,8 +406,7 @@ LogicalResult mlir::amp::rewriteConvAsMatmul(RewriterBase &rewriter,
   bool fp8 = isFP8(in) && isFP8(filterType);
   if (!(in.isF16() || in.isBF16() || in.isF32() || fp8) ||
       (!fp8 && filterType != in) || !out.isF32())
-    return rewriter.notifyMatchFailure(conv,
-                                       "not 16-bit, FP8 or f32 -> f32");
+    return rewriter.notifyMatchFailure(conv, "not 16-bit, FP8 or f32 -> f32");
   FailureOr<ConvGeometry> geometry = readGeometry(conv);
   if (failed(geometry))
     return rewriter.notifyMatchFailure(conv, "unsupported convolution");
@@ -516,24 +515,22 @@ LogicalResult mlir::amp::rewriteConvAsMatmul(RewriterBase &rewriter,
       if (fp8)
         attrs.push_back(rewriter.getNamedAttr(
             "indexing_maps", fp8MatmulMaps(rewriter.getContext(), false)));
-      auto mm = linalg::MatmulOp::create(rewriter, loc,
-                                         TypeRange{c.getType()},
-                                         ValueRange{f2, a}, ValueRange{c},
-                                         attrs);
+      auto mm =
+          linalg::MatmulOp::create(rewriter, loc, TypeRange{c.getType()},
+                                   ValueRange{f2, a}, ValueRange{c}, attrs);
       matmul = mm;
       result = tensor::ExpandShapeOp::create(
           rewriter, loc, init.getType(), mm.getResult(0),
           ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
     } else {
-      Value a =
-          fp8 ? buildGather(rewriter, loc, g, {g.n, p, k}, in,
-                            [&](OpBuilder &b, ArrayRef<Value> idx) {
-                              return position(b, idx[0], idx[2], idx[1]);
-                            })
-              : buildGather(rewriter, loc, g, {g.n, k, p}, in,
-                            [&](OpBuilder &b, ArrayRef<Value> idx) {
-                              return position(b, idx[0], idx[1], idx[2]);
-                            });
+      Value a = fp8 ? buildGather(rewriter, loc, g, {g.n, p, k}, in,
+                                  [&](OpBuilder &b, ArrayRef<Value> idx) {
+                                    return position(b, idx[0], idx[2], idx[1]);
+                                  })
+                    : buildGather(rewriter, loc, g, {g.n, k, p}, in,
+                                  [&](OpBuilder &b, ArrayRef<Value> idx) {
+                                    return position(b, idx[0], idx[1], idx[2]);
+                                  });
       Value empty = tensor::EmptyOp::create(
           rewriter, loc, ArrayRef<int64_t>{g.n, g.f, k}, filterType);
       Value fb = linalg::BroadcastOp::create(rewriter, loc, f2, empty,

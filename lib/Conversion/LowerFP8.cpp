@@ -48,7 +48,9 @@ using namespace mlir::amp;
 static bool isFP8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
 /// Whether `type` (or its element type) is an FP8 type.
-static bool hasFP8Element(Type type) { return isFP8(getElementTypeOrSelf(type)); }
+static bool hasFP8Element(Type type) {
+  return isFP8(getElementTypeOrSelf(type));
+}
 
 //===----------------------------------------------------------------------===//
 // Ranges of clamped operands
@@ -118,12 +120,9 @@ static Value pairByte(OpBuilder &b, Location loc, Value pair, int64_t i,
   if (!infinities)
     return bits;
   Type i8 = b.getI8Type();
-  Value big =
-      arith::ConstantOp::create(b, loc, b.getF32FloatAttr(61440.0));
-  Value negBig =
-      arith::ConstantOp::create(b, loc, b.getF32FloatAttr(-61440.0));
-  Value over =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, x, big);
+  Value big = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(61440.0));
+  Value negBig = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(-61440.0));
+  Value over = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, x, big);
   Value under =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, x, negBig);
   Value posInf = arith::ConstantIntOp::create(b, loc, i8, 0x7c);
@@ -220,8 +219,8 @@ struct LowerTruncFToFP8 : public OpRewritePattern<arith::TruncFOp> {
     int64_t n = vecType.getNumElements();
     SmallVector<Value> bytes;
     for (int64_t i = 0; i < n; i += 2) {
-      Value x0 = vector::ExtractOp::create(rewriter, loc, in,
-                                           ArrayRef<int64_t>{i});
+      Value x0 =
+          vector::ExtractOp::create(rewriter, loc, in, ArrayRef<int64_t>{i});
       Value x1 = i + 1 < n ? vector::ExtractOp::create(rewriter, loc, in,
                                                        ArrayRef<int64_t>{i + 1})
                                  .getResult()
@@ -279,8 +278,8 @@ struct LowerExtFFromFP8 : public OpRewritePattern<arith::ExtFOp> {
         Value pair;
         if (i + 1 < n)
           pair = vector::ExtractStridedSliceOp::create(
-              rewriter, loc, bytes, ArrayRef<int64_t>{i},
-              ArrayRef<int64_t>{2}, ArrayRef<int64_t>{1});
+              rewriter, loc, bytes, ArrayRef<int64_t>{i}, ArrayRef<int64_t>{2},
+              ArrayRef<int64_t>{1});
         else
           pair = vector::BroadcastOp::create(
               rewriter, loc, pairType,
@@ -293,8 +292,8 @@ struct LowerExtFFromFP8 : public OpRewritePattern<arith::ExtFOp> {
           out.push_back(vector::ExtractOp::create(rewriter, loc, h,
                                                   ArrayRef<int64_t>{1}));
       }
-      halves = vector::FromElementsOp::create(
-          rewriter, loc, VectorType::get({n}, f16), out);
+      halves = vector::FromElementsOp::create(rewriter, loc,
+                                              VectorType::get({n}, f16), out);
     }
     // f16 holds every FP8 value: the rest is exact.
     Type halfType = halves.getType();

@@ -173,8 +173,8 @@ struct MatmulEpilogue {
   /// the consumer's computation of the element that reads it: its other
   /// inputs loaded, its payload, its outputs stored (and C when storeC).
   /// With `pending`, the stores are added to it instead.
-  void emit(OpBuilder &b, Location loc, const MatmulOperands &mm,
-            Value batchIv, Value row, Value col, Value sum,
+  void emit(OpBuilder &b, Location loc, const MatmulOperands &mm, Value batchIv,
+            Value row, Value col, Value sum,
             PendingStores *pending = nullptr) const;
 
   /// Whether the consumer writes an FP8 output (the narrowing of the next
@@ -232,9 +232,8 @@ void accumulateIntoC(OpBuilder &b, Location loc, const MatmulOperands &mm,
 /// The same for an element known to be inside C (no bounds check), with
 /// its stores added to `pending`.
 void accumulateIntoCInBounds(OpBuilder &b, Location loc,
-                             const MatmulOperands &mm, Value batchIv,
-                             Value row, Value col, Value acc,
-                             PendingStores &pending);
+                             const MatmulOperands &mm, Value batchIv, Value row,
+                             Value col, Value acc, PendingStores &pending);
 
 /// The (row, column) block tile of the current block, in a grouped order:
 /// consecutive blocks walk kGroupRows rows of tiles column by column, so

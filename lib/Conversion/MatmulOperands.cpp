@@ -502,9 +502,11 @@ void mlir::amp::detail::guardNonEmpty(RewriterBase &rewriter,
   rewriter.setInsertionPointToStart(&guardIf.getThenRegion().front());
 }
 
-void mlir::amp::detail::accumulateIntoCInBounds(
-    OpBuilder &b, Location loc, const MatmulOperands &mm, Value batchIv,
-    Value row, Value col, Value acc, PendingStores &pending) {
+void mlir::amp::detail::accumulateIntoCInBounds(OpBuilder &b, Location loc,
+                                                const MatmulOperands &mm,
+                                                Value batchIv, Value row,
+                                                Value col, Value acc,
+                                                PendingStores &pending) {
   SmallVector<Value> idx = withBatch(batchIv, {row, col});
   Value old = mm.init
                   ? mm.init

@@ -51,11 +51,9 @@ static LogicalResult rewriteFP8Matmul(RewriterBase &rewriter,
   // Whether the kernel takes it, before anything is changed: FP8 has no
   // other Tensor Core kernel to fall back to.
   bool computeA =
-      matchOperandSource(op.getDpsInputs()[0], op, /*affine=*/false)
-          .computed();
+      matchOperandSource(op.getDpsInputs()[0], op, /*affine=*/false).computed();
   bool computeB =
-      matchOperandSource(op.getDpsInputs()[1], op, /*affine=*/false)
-          .computed();
+      matchOperandSource(op.getDpsInputs()[1], op, /*affine=*/false).computed();
   if (!fitsWgmma(aType, bType, isBatch, computeA, computeB,
                  /*bKMajor=*/true)) {
     op->emitRemark() << "FP8 matmul not mapped to wgmma (TMA needs static "

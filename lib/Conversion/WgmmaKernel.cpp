@@ -63,9 +63,7 @@ static int64_t wgmmaBlockN(int64_t n) {
 }
 
 /// Elements per 128-byte row, and per wgmma's K, for the input type.
-static int64_t elementBytes(Type t) {
-  return t.getIntOrFloatBitWidth() / 8;
-}
+static int64_t elementBytes(Type t) { return t.getIntOrFloatBitWidth() / 8; }
 
 /// The wgmma kernel, warp-specialized like the fastest Hopper GEMMs: a
 /// producer warpgroup whose first thread streams K tiles of A and B into a
@@ -142,8 +140,8 @@ struct WgmmaKernel {
     Value rowA0 = m0, rowB0 = ib.c(0);
     if (batchIv) {
       rowA0 = ib.add(b.createOrFold<arith::MulIOp>(loc, batchIv, mm.m), m0);
-      rowB0 = b.createOrFold<arith::MulIOp>(loc, batchIv,
-                                            mm.bKMajor ? mm.n : mm.k);
+      rowB0 =
+          b.createOrFold<arith::MulIOp>(loc, batchIv, mm.bKMajor ? mm.n : mm.k);
     }
     auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     smem = gpu::DynamicSharedMemoryOp::create(
@@ -213,8 +211,8 @@ struct WgmmaKernel {
           ib.add(s, kWgStages));
     });
     Value k0 = ib.mul(kt, blockK);
-    int64_t txBytes = (computeA ? 0 : kWgTileABytes) +
-                      (computeB ? 0 : blockN * kWgRowBytes);
+    int64_t txBytes =
+        (computeA ? 0 : kWgTileABytes) + (computeB ? 0 : blockN * kWgRowBytes);
     auto issueLoads = [&] {
       if (txBytes)
         nvgpu::MBarrierArriveExpectTxOp::create(b, loc, bars, ib.c(txBytes),
@@ -231,9 +229,9 @@ struct WgmmaKernel {
                                       Value());
       }
       if (!computeB && mm.bKMajor) {
-        Value dst = memref::ViewOp::create(b, loc, bBoxType, smem,
-                                           stageOffset(s, kWgTileABytes),
-                                           ValueRange{});
+        Value dst =
+            memref::ViewOp::create(b, loc, bBoxType, smem,
+                                   stageOffset(s, kWgTileABytes), ValueRange{});
         nvgpu::TmaAsyncLoadOp::create(b, loc, dst, bars, descB,
                                       ValueRange{k0, ib.add(rowB0, n0)}, s,
                                       Value(), Value());
@@ -281,9 +279,9 @@ struct WgmmaKernel {
   /// rows in 128-byte swizzle atoms (16-byte chunk c of row r at chunk
   /// c ^ (r % 8)).
   void storeComputedTile(const OperandSource &src, Type elt, Value s,
-                         int64_t offset, int64_t rows, int64_t cols,
-                         Value row0, Value col0, Value numRows, Value numCols,
-                         Value tid, int64_t boxCols) {
+                         int64_t offset, int64_t rows, int64_t cols, Value row0,
+                         Value col0, Value numRows, Value numCols, Value tid,
+                         int64_t boxCols) {
     int64_t elements = rows * cols;
     int64_t chunkElems = 16 / elementBytes(elt);
     auto tileType = smemType({elements}, elt);
@@ -313,11 +311,11 @@ struct WgmmaKernel {
     }
     // Box, row within it, swizzled 16-byte chunk, element.
     Value box = ib.div(c, boxCols), within = ib.rem(c, boxCols);
-    Value chunk = b.createOrFold<arith::XOrIOp>(
-        loc, ib.div(within, chunkElems), ib.rem(r, 8));
-    Value index = ib.add(
-        ib.add(ib.mul(box, rows * boxCols), ib.mul(r, boxCols)),
-        ib.add(ib.mul(chunk, chunkElems), ib.rem(within, chunkElems)));
+    Value chunk = b.createOrFold<arith::XOrIOp>(loc, ib.div(within, chunkElems),
+                                                ib.rem(r, 8));
+    Value index =
+        ib.add(ib.add(ib.mul(box, rows * boxCols), ib.mul(r, boxCols)),
+               ib.add(ib.mul(chunk, chunkElems), ib.rem(within, chunkElems)));
     memref::StoreOp::create(b, loc, ifOp.getResult(0), tile,
                             ValueRange{index});
   }
@@ -353,9 +351,9 @@ struct WgmmaKernel {
       } else {
         Value aTile = memref::ViewOp::create(b, loc, aTileType, smem,
                                              aTileOffset, ValueRange{});
-        Value bTile = memref::ViewOp::create(b, loc, bTileType, smem,
-                                             stageOffset(s, kWgTileABytes),
-                                             ValueRange{});
+        Value bTile =
+            memref::ViewOp::create(b, loc, bTileType, smem,
+                                   stageOffset(s, kWgTileABytes), ValueRange{});
         Value dA = nvgpu::WarpgroupGenerateDescriptorOp::create(
             b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aTileType),
             aTile, descA);
@@ -417,18 +415,18 @@ struct WgmmaKernel {
     // without bounds checks, so that --amp-gpu-lower-fp8 converts them in
     // pairs (cvt.rn.satfinite.e4m3x2.f32 takes two values); other rows
     // check each element.
-    Value inside = ib.land(ib.lt(ib.add(m0, r), mm.m),
-                           arith::CmpIOp::create(b, loc,
-                                                 arith::CmpIPredicate::ule,
-                                                 ib.add(n0, blockN), mm.n));
+    Value inside =
+        ib.land(ib.lt(ib.add(m0, r), mm.m),
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                      ib.add(n0, blockN), mm.n));
     auto ifOp = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/true);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
     PendingStores pending;
     for (int64_t j = 0; j < blockN / 32; ++j) {
       Value c = ib.add(lane, j * 32);
       Value v = memref::LoadOp::create(b, loc, tileSmem, ValueRange{r, c});
-      accumulateIntoCInBounds(b, loc, mm, batchIv, ib.add(m0, r),
-                              ib.add(n0, c), v, pending);
+      accumulateIntoCInBounds(b, loc, mm, batchIv, ib.add(m0, r), ib.add(n0, c),
+                              v, pending);
     }
     pending.emit(b, loc);
     b.setInsertionPointToStart(&ifOp.getElseRegion().front());
@@ -456,11 +454,11 @@ struct WgmmaKernel {
       Value bView = memref::ViewOp::create(
           b, loc, bType, smem, ib.add(bTileOffset, bytes), ValueRange{});
       Value dA = nvgpu::WarpgroupGenerateDescriptorOp::create(
-          b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aType),
-          aView, descA);
+          b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aType), aView,
+          descA);
       Value dB = nvgpu::WarpgroupGenerateDescriptorOp::create(
-          b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bType),
-          bView, descB);
+          b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bType), bView,
+          descB);
       // No transposeB: B "column-major" for NVVM, i.e. K-major, the only
       // layout of the FP8 forms (no imm-trans operands in the PTX).
       acc = nvgpu::WarpgroupMmaOp::create(
@@ -551,8 +549,8 @@ LogicalResult mlir::amp::detail::buildWgmmaLaunch(RewriterBase &rewriter,
   Type inType = mm.inType;
   bool isBatch = static_cast<bool>(mm.batch);
   auto bType = cast<MemRefType>(mm.b.getType());
-  int64_t blockN = wgmmaBlockN(
-      bType.getDimSize(bType.getRank() - (mm.bKMajor ? 2 : 1)));
+  int64_t blockN =
+      wgmmaBlockN(bType.getDimSize(bType.getRank() - (mm.bKMajor ? 2 : 1)));
   int64_t blockK = kWgRowBytes / elementBytes(inType);
   Value gridX = ib.ceilDiv(mm.n, blockN), gridY = ib.ceilDiv(mm.m, kWgBlockM);
   Value gridZ = mm.batch ? mm.batch : ib.c(1);
@@ -582,8 +580,8 @@ LogicalResult mlir::amp::detail::buildWgmmaLaunch(RewriterBase &rewriter,
   };
   auto unranked = [&](Value v) -> Value {
     Type elt = cast<MemRefType>(v.getType()).getElementType();
-    return memref::CastOp::create(
-        rewriter, loc, UnrankedMemRefType::get(elt, Attribute()), v);
+    return memref::CastOp::create(rewriter, loc,
+                                  UnrankedMemRefType::get(elt, Attribute()), v);
   };
   // The descriptors are built by the runtime (ampTensorMap2D_f16, cached)
   // and reach the kernel as plain pointers: kernel signatures are lowered
