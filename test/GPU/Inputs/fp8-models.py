@@ -10,6 +10,8 @@ it, docs/fp8.md) with the same seeded random weights, for the GPU tests.
                       bias and ReLU), with random weights and biases
     conv              NHWC 3x3 convolution (1x14x14x32 -> 64 channels,
                       padding 1, HWCF filter) with bias and ReLU
+    conv-nchw         NCHW 3x3 convolution (1x32x14x14 -> 48 channels,
+                      padding 1, FCHW filter): the gather is B (K-major)
 
 writes OUT_PREFIX-f32.mlir and OUT_PREFIX-fp8.mlir. The FP8 form follows
 /work/notes/fp8-contract.md: weights folded to FP8 constants holding
@@ -177,7 +179,7 @@ def amax_margin(a):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("kind", choices=["gemm", "batch", "mlp", "conv"])
+    p.add_argument("kind", choices=["gemm", "batch", "mlp", "conv", "conv-nchw"])
     p.add_argument("out")
     p.add_argument("sizes", nargs="*", type=int)
     p.add_argument("--type", default="f8E4M3FN", choices=list(FMAX))
@@ -267,6 +269,41 @@ def main():
             x = "h%d" % i
         f32.append("  return %%%s : tensor<%s>\n}\n" % (x, t))
         f8.append("  return %%%s : tensor<%s>\n}\n" % (x, t))
+
+    elif a.kind == "conv-nchw":
+        n, hw, c, f = 1, 14, 32, 48
+        w = rng.uniform(-1, 1, (f, c, 3, 3)) / np.sqrt(9 * c / 3)
+        s_x = fmax / 1.0
+        s_w = fmax / np.max(np.abs(w))
+        w8 = quantize(w * np.float32(s_w), fp8)
+        xt = "%dx%dx%dx%dxf32" % (n, c, hw, hw)
+        pt = "%dx%dx%dx%d" % (n, c, hw + 2, hw + 2)
+        yt = "%dx%dx%dx%dxf32" % (n, f, hw, hw)
+        pad = ("  %%pz = arith.constant 0.0 : f32\n"
+               "  %%p = tensor.pad %%x low[0, 0, 1, 1] high[0, 0, 1, 1] {\n"
+               "  ^bb0(%%i0: index, %%i1: index, %%i2: index, %%i3: index):\n"
+               "    tensor.yield %%pz : f32\n"
+               "  } : tensor<%s> to tensor<%sxf32>\n" % (xt, pt))
+        conv = ("  %%%s = linalg.conv_2d_nchw_fchw {dilations = dense<1> : "
+                "tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%%%s, "
+                "%%%s : tensor<%sx%s>, tensor<%dx%dx3x3x%s>) outs(%%acc : "
+                "tensor<%s>) -> tensor<%s>\n")
+        f32.append("func.func @main(%%x: tensor<%s>) -> tensor<%s> {\n"
+                   % (xt, yt))
+        f32.append(f32_const("w", w.astype(np.float32)))
+        f32.append(pad)
+        f32.append(zero_acc("acc", (n, f, hw, hw)))
+        f32.append(conv % ("y", "p", "w", pt, "f32", f, c, "f32", yt, yt))
+        f32.append("  return %%y : tensor<%s>\n}\n" % yt)
+        f8.append("func.func @main(%%x: tensor<%s>) -> tensor<%s> {\n"
+                  % (xt, yt))
+        f8.append(fp8_const("w8", w8, fp8))
+        f8.append(pad)
+        f8.append(narrow("p8", "p", (n, c, hw + 2, hw + 2), s_x, fp8))
+        f8.append(zero_acc("acc", (n, f, hw, hw)))
+        f8.append(conv % ("cv8", "p8", "w8", pt, fp8, f, c, fp8, yt, yt))
+        f8.append(rescale("y", "cv8", (n, f, hw, hw), 1.0 / (s_x * s_w)))
+        f8.append("  return %%y : tensor<%s>\n}\n" % yt)
 
     else:  # conv
         n, hw, c, f = 1, 14, 32, 64
