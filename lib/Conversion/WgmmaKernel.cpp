@@ -62,7 +62,7 @@ static int64_t wgmmaBlockN(int64_t n) {
   return !ShapedType::isDynamic(n) && n <= 128 ? 128 : 256;
 }
 
-/// Elements per 128-byte row, and per wgmma's K, for the input type.
+/// Bytes of an element of the input type (2 for f16/bf16, 1 for FP8).
 static int64_t elementBytes(Type t) { return t.getIntOrFloatBitWidth() / 8; }
 
 /// The wgmma kernel, warp-specialized like the fastest Hopper GEMMs: a
