@@ -14,7 +14,7 @@ it, docs/fp8.md) with the same seeded random weights, for the GPU tests.
                       padding 1, FCHW filter): the gather is B (K-major)
 
 writes OUT_PREFIX-f32.mlir and OUT_PREFIX-fp8.mlir. The FP8 form follows
-/work/notes/fp8-contract.md: weights folded to FP8 constants holding
+docs/fp8.md ("The IR"): weights folded to FP8 constants holding
 round-to-nearest-even(clamp(w * s_w)) with s_w = FMAX / amax(w), stored
 K-major (N x K; a convolution's filter F x KH x KW x C); each activation
 narrowed by one generic truncf(min(max(x * s_x, -FMAX), FMAX)) with s_x =
