@@ -51,7 +51,8 @@
 
 using namespace mlir;
 
-void mlir::amp::runner::buildCpuLoweringPipeline(OpPassManager &pm) {
+void mlir::amp::runner::buildCpuLoweringToLoops(OpPassManager &pm,
+                                                bool outlineKernels) {
   // 1. Everything into linalg.generic, with loops in a cache-friendly order.
   OpPassManager &tosa = pm.nest<func::FuncOp>();
   tosa.addPass(tosa::createTosaToLinalgNamed());
@@ -72,8 +73,13 @@ void mlir::amp::runner::buildCpuLoweringPipeline(OpPassManager &pm) {
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
 
-  // 3. Loops and control flow.
+  // 3. Loops (each nest a kernel of its own if asked), then control flow.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  if (outlineKernels)
+    pm.addPass(amp::createAmpOutlineKernelsPass());
+}
+
+void mlir::amp::runner::buildCpuLoweringToLLVM(OpPassManager &pm) {
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
@@ -97,6 +103,11 @@ void mlir::amp::runner::buildCpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::amp::runner::buildCpuLoweringPipeline(OpPassManager &pm) {
+  buildCpuLoweringToLoops(pm);
+  buildCpuLoweringToLLVM(pm);
 }
 
 LogicalResult mlir::amp::runner::verifyLoweredForCpu(ModuleOp module) {

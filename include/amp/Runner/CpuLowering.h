@@ -40,6 +40,13 @@ namespace runner {
 /// which is what hardware without native 16-bit arithmetic does too.
 void buildCpuLoweringPipeline(OpPassManager &pm);
 
+/// The pipeline in two halves: steps 1-2 and the conversion of linalg to
+/// loops, with every loop nest then moved into a function of its own if
+/// `outlineKernels` (--amp-outline-kernels; amp-tune's kernel cache)...
+void buildCpuLoweringToLoops(OpPassManager &pm, bool outlineKernels = false);
+/// ... and the rest, from the loops to the LLVM dialect.
+void buildCpuLoweringToLLVM(OpPassManager &pm);
+
 /// Checks that `module` holds only LLVM dialect ops after the pipeline; the
 /// passes leave ops they do not know in place (with unrealized casts
 /// around them), so emits an error on the first such op.

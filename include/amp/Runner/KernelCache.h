@@ -1,0 +1,135 @@
+//===- KernelCache.h - Compile each kernel of many models once --*- C++ -*-===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// amp-tune compiles many versions of one model, each differing from the last
+// in a few ops. The kernel cache compiles what is new only:
+//
+//  - lowerToKernels lowers a model for the CPU (CpuLowering.h) with every
+//    loop nest outlined into a function of its own (--amp-outline-kernels),
+//    so that a version is mostly functions identical to those of others;
+//  - KernelCache::compile finds each such function by its text (the
+//    function renamed, printed, with the declarations it calls): a function
+//    seen before is not compiled again; new ones are compiled on a thread
+//    pool, at the cache's optimization level (-O0 when the estimated work is
+//    small: compiling would cost more than it saves);
+//  - weights (constant globals of at least 4 KiB) are copied once into
+//    memory the cache owns, found again by their initializer (attributes are
+//    unique in the context), and leave the module;
+//  - what is left of a model (its entry, glue code that allocates and calls
+//    kernels, small globals) is compiled per model, linked to the kernels and
+//    weights by name.
+//
+// A kernel computes the same operations as the loop nest it came from, and
+// LLVM does not reassociate or contract floating-point operations without
+// fast-math flags (the lowering sets none), so a model compiled this way
+// gives the same bits as the model compiled whole (JitFunction::create).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNNER_KERNELCACHE_H
+#define AMP_RUNNER_KERNELCACHE_H
+
+#include "amp/Runner/JitFunction.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace llvm {
+class ThreadPoolInterface;
+} // namespace llvm
+
+namespace mlir {
+namespace amp {
+namespace runner {
+
+/// A model lowered for the kernel cache.
+struct KernelModule {
+  /// The module in the LLVM dialect.
+  OwningOpRef<ModuleOp> module;
+  /// The operations each function executes (estimateExecutedOps), by name,
+  /// estimated on its loops before they became control flow.
+  llvm::StringMap<int64_t> work;
+  /// The function to call, and its signature at the tensor level.
+  std::string entry;
+  FunctionSignature signature;
+};
+
+/// Lowers `module` (a model at the tensor level, such as amp-run compiles)
+/// for the CPU with every loop nest a kernel. `what` names it in errors.
+FailureOr<KernelModule> lowerToKernels(OwningOpRef<ModuleOp> module,
+                                       StringRef entry, StringRef what,
+                                       TimingScope &timing,
+                                       llvm::raw_ostream &errs);
+
+/// How the cache compiles.
+struct KernelCacheOptions {
+  /// LLVM optimization level (0-3) of kernels, and of a model's remaining
+  /// code when it does much work itself.
+  unsigned optLevel = 2;
+  /// Code estimated to execute fewer operations is compiled at -O0.
+  int64_t smallWork = 1 << 16;
+  /// Threads that compile (and that callers may run models on); 0: one per
+  /// core.
+  unsigned threads = 0;
+  /// Libraries the code calls into (the MLIR C runner utilities).
+  std::vector<std::string> sharedLibs;
+  /// Functions of this process the code calls (amp-run's probes), by name.
+  std::vector<std::pair<std::string, void *>> symbols;
+};
+
+/// What a cache has done so far.
+struct KernelCacheStatistics {
+  unsigned kernelsCompiled = 0, kernelsReused = 0;
+  unsigned modelsCompiled = 0;
+  unsigned weightsStored = 0, weightsReused = 0;
+  uint64_t weightBytes = 0;
+  /// Wall time spent compiling (translation, optimization, code generation
+  /// and linking).
+  double compileSeconds = 0;
+};
+
+/// Kernels and weights shared by the models it compiles. The functions it
+/// returns run code it owns: it must outlive them.
+class KernelCache {
+public:
+  static llvm::Expected<std::unique_ptr<KernelCache>>
+  create(const KernelCacheOptions &options);
+  ~KernelCache();
+
+  /// Compiles `models` (lowerToKernels) and returns a function per model.
+  /// The kernels no model compiled before are compiled in parallel, then
+  /// what is left of each model. The modules lose their kernels' bodies and
+  /// their weights' initializers.
+  llvm::Expected<std::vector<std::unique_ptr<JitFunction>>>
+  compile(MutableArrayRef<KernelModule> models);
+
+  /// The threads the cache compiles on (idle between calls of compile).
+  llvm::ThreadPoolInterface &getThreadPool();
+  unsigned getNumThreads() const;
+
+  const KernelCacheStatistics &getStatistics() const;
+
+  struct State;
+
+private:
+  explicit KernelCache(std::unique_ptr<State> state);
+  std::unique_ptr<State> state;
+};
+
+} // namespace runner
+} // namespace amp
+} // namespace mlir
+
+#endif // AMP_RUNNER_KERNELCACHE_H
