@@ -20,9 +20,9 @@
 #   49, and the fully connected layer (2048 -> 1000) + bias.
 #
 # Biases take the place of batch norms (folded, as for inference).
-# Convolution and fc weights are zero splats, to be replaced by seeded
-# random values (`amp-run --randomize-weights --seed 7`); biases are small
-# splats. Padding is `tensor.pad` with zeros (the max pool reads ReLU
+# Convolution and fc weights are small splats (0.001; zeros would be taken
+# for accumulator inits), to be replaced by seeded random values
+# (`amp-run --randomize-weights --seed 7`); biases are small splats. Padding is `tensor.pad` with zeros (the max pool reads ReLU
 # outputs, which are >= 0).
 #
 #   bench/tuning/resnet50_nhwc.py -o resnet50-nhwc-224.mlir
@@ -84,7 +84,7 @@ class Model:
         n, h, w, cin = padded
         oh, ow = (h - k) // stride + 1, (w - k) // stride + 1
         out = [n, oh, ow, cout]
-        weights = self.constant("0.0", [k, k, cin, cout])
+        weights = self.constant("0.001", [k, k, cin, cout])
         acc = self.zeros(out)
         v = self.fresh()
         self.emit("%s = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : "
@@ -179,7 +179,7 @@ class Model:
                   "    } -> %s" % (mean, total, tensor([n, c]), e,
                                    tensor([n, c]), "%.1f" % (h * w),
                                    tensor([n, c])))
-        weights = self.constant("0.0", [c, 1000])
+        weights = self.constant("0.001", [c, 1000])
         fc_acc, fc = self.zeros([n, 1000]), self.fresh()
         self.emit("%s = linalg.matmul ins(%s, %s : %s, %s) outs(%s : %s) -> %s"
                   % (fc, mean, weights, tensor([n, c]), tensor([c, 1000]),

@@ -264,6 +264,7 @@ FailureOr<Trial> Tuner::trial(const llvm::DenseSet<unsigned> &keep,
       builder.convert(keepInFP32(keep), what);
   if (failed(converted))
     return failure();
+  double convertSeconds = secondsSince(start);
   unsigned lowOps = findLowOps(**converted, pristineOps).size();
   OwningOpRef<ModuleOp> rebuild;
   if (builder.checksRebuilds())
@@ -272,10 +273,12 @@ FailureOr<Trial> Tuner::trial(const llvm::DenseSet<unsigned> &keep,
   auto functions = builder.compile(modules, {"converted"});
   if (failed(functions))
     return failure();
+  double compileSeconds = secondsSince(start) - convertSeconds;
   auto outputs =
       builder.runSamples(*functions->front(), "the converted model");
   if (failed(outputs))
     return failure();
+  double runSeconds = secondsSince(start) - convertSeconds - compileSeconds;
   if (rebuild && failed(builder.checkRebuild(
                      std::move(rebuild), *outputs,
                      llvm::formatv("trial {0} ({1})", trials.size() + 1, what)
@@ -286,6 +289,9 @@ FailureOr<Trial> Tuner::trial(const llvm::DenseSet<unsigned> &keep,
   result.what = std::move(what);
   result.kept = keep.size();
   result.seconds = secondsSince(start);
+  result.convertSeconds = convertSeconds;
+  result.compileSeconds = compileSeconds;
+  result.runSeconds = runSeconds;
   trials.push_back(result);
   report(result);
   return result;
@@ -310,7 +316,9 @@ llvm::DenseSet<unsigned> Tuner::topK(ArrayRef<Candidate> ranked, unsigned k) {
 }
 
 LogicalResult Tuner::measureSensitivity(OwningOpRef<ModuleOp> converted,
+                                        double convertSeconds,
                                         std::vector<Candidate> &candidates) {
+  auto start = std::chrono::steady_clock::now();
   // The probe points: every float ranked-tensor result of a candidate, in
   // the reference (the prepared module) and in the converted module.
   llvm::DenseMap<unsigned, Operation *> referenceOps, convertedOps;
@@ -382,15 +390,20 @@ LogicalResult Tuner::measureSensitivity(OwningOpRef<ModuleOp> converted,
   insertProbes(*converted, convertedPoints, numProbes);
   ErrorProbes probes(numProbes);
   probes.activate();
+  OwningOpRef<ModuleOp> rebuilds[2];
+  if (builder.checksRebuilds()) {
+    rebuilds[0] = reference->clone();
+    rebuilds[1] = converted->clone();
+  }
   OwningOpRef<ModuleOp> modules[] = {std::move(reference),
                                      std::move(converted)};
   auto functions = builder.compile(
       modules, {"FP32 (with probes)", "converted (with probes)"});
   if (failed(functions))
     return failure();
+  double compileSeconds = secondsSince(start);
 
   // The reference's outputs are kept for the trials.
-  auto start = std::chrono::steady_clock::now();
   std::vector<std::vector<HostTensor>> convertedOutputs;
   for (size_t s = 0; s < model.samples.size(); ++s) {
     probes.start();
@@ -403,6 +416,13 @@ LogicalResult Tuner::measureSensitivity(OwningOpRef<ModuleOp> converted,
     this->reference.push_back(std::move((*outputs)[0]));
     convertedOutputs.push_back(std::move((*outputs)[1]));
   }
+  // (After the comparison: the rebuilt models' probes report too.)
+  if (builder.checksRebuilds() &&
+      (failed(builder.checkRebuild(std::move(rebuilds[0]), this->reference,
+                                   "trial 1 (the FP32 model)")) ||
+       failed(builder.checkRebuild(std::move(rebuilds[1]), convertedOutputs,
+                                   "trial 1 (the converted model)"))))
+    return failure();
 
   // Errors per candidate, then what each adds to the errors of the
   // candidates it reads.
@@ -427,7 +447,10 @@ LogicalResult Tuner::measureSensitivity(OwningOpRef<ModuleOp> converted,
   Trial all = evaluate(convertedOutputs);
   all.what = "every candidate in 16 bits";
   all.low = candidates.size();
-  all.seconds = secondsSince(start);
+  all.convertSeconds = convertSeconds;
+  all.compileSeconds = compileSeconds;
+  all.runSeconds = secondsSince(start) - compileSeconds;
+  all.seconds = convertSeconds + secondsSince(start);
   trials.push_back(all);
   report(all);
   return success();
@@ -441,8 +464,10 @@ FailureOr<TuneResult> Tuner::run() {
     return failure();
 
   // 1. The candidates: ops the unconstrained conversion runs in 16 bits.
+  auto convertStart = std::chrono::steady_clock::now();
   FailureOr<OwningOpRef<ModuleOp>> converted =
       builder.convert({}, "the model");
+  double convertSeconds = secondsSince(convertStart);
   if (failed(converted))
     return failure();
   for (unsigned tag : findLowOps(**converted, pristineOps)) {
@@ -461,7 +486,8 @@ FailureOr<TuneResult> Tuner::run() {
 
   // 2. Sensitivity, with the reference's outputs; the FP32 model must
   // meet the tolerance itself.
-  if (failed(measureSensitivity(std::move(*converted), result.candidates)) ||
+  if (failed(measureSensitivity(std::move(*converted), convertSeconds,
+                                result.candidates)) ||
       failed(checkReference()))
     return failure();
   {
@@ -599,7 +625,10 @@ llvm::json::Value mlir::amp::tune::toJson(const TuneResult &result,
                            {"rel_l2", jsonNumber(t.relL2)},
                            {"meets", t.meets},
                            {"failures", std::move(failures)},
-                           {"seconds", t.seconds}});
+                           {"seconds", t.seconds},
+                           {"convert_seconds", t.convertSeconds},
+                           {"compile_seconds", t.compileSeconds},
+                           {"run_seconds", t.runSeconds}});
   }
   for (auto [i, c] : llvm::enumerate(result.candidates)) {
     llvm::json::Object entry{{"op", c.name},

@@ -76,7 +76,9 @@ struct Trial {
   /// The largest rel_l2 over the outputs, and the broken bounds.
   double relL2 = 0;
   SmallVector<std::string> failures;
-  double seconds = 0;
+  /// Wall time of the trial, and of its steps: the conversion, the
+  /// lowering and compilation, the runs.
+  double seconds = 0, convertSeconds = 0, compileSeconds = 0, runSeconds = 0;
 };
 
 /// The outcome.
@@ -138,7 +140,10 @@ private:
   /// an error (runner::classifyReference): tuning against it would accept
   /// any conversion.
   LogicalResult checkReference();
+  /// Runs the FP32 and the unconstrained conversion (`converted`, which
+  /// took `convertSeconds`) with probes and ranks `candidates`.
   LogicalResult measureSensitivity(OwningOpRef<ModuleOp> converted,
+                                   double convertSeconds,
                                    std::vector<Candidate> &candidates);
   llvm::DenseSet<unsigned> topK(ArrayRef<Candidate> ranked, unsigned k);
   void report(const Trial &trial);
