@@ -611,7 +611,12 @@ static llvm::json::Value jsonNumber(double value) {
 
 llvm::json::Value mlir::amp::tune::toJson(const TuneResult &result,
                                           StringRef model, StringRef tolerance,
-                                          unsigned samples) {
+                                          unsigned samples,
+                                          const FunctionSignature &inputs) {
+  llvm::json::Array arguments;
+  for (const TensorSignature &argument : inputs.arguments)
+    arguments.push_back(formatShape(argument.shape) + "x" +
+                        stringifyElementKind(argument.kind).str());
   llvm::json::Array trials, kept, candidates;
   for (auto [i, t] : llvm::enumerate(result.trials)) {
     llvm::json::Array failures;
@@ -648,6 +653,7 @@ llvm::json::Value mlir::amp::tune::toJson(const TuneResult &result,
   const runner::KernelCacheStatistics &compilation = result.compilation;
   return llvm::json::Object{
       {"model", model},
+      {"inputs", std::move(arguments)},
       {"rel_l2", relL2 ? jsonNumber(*relL2) : llvm::json::Value(nullptr)},
       {"threads", static_cast<int64_t>(result.threads)},
       {"kernels_compiled", static_cast<int64_t>(compilation.kernelsCompiled)},

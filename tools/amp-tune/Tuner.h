@@ -158,9 +158,11 @@ private:
   std::vector<Trial> trials;
 };
 
-/// The result as JSON (`amp-tune --json`).
+/// The result as JSON (`amp-tune --json`); `inputs` is the entry's
+/// signature, whose argument types are listed.
 llvm::json::Value toJson(const TuneResult &result, StringRef model,
-                         StringRef tolerance, unsigned samples);
+                         StringRef tolerance, unsigned samples,
+                         const runner::FunctionSignature &inputs);
 
 } // namespace tune
 } // namespace amp

@@ -273,9 +273,9 @@ int main(int argc, char **argv) {
           << " --pass-pipeline='builtin.module(" << options.pipeline << ")'\n";
   }
   if (!options.report.empty()) {
-    llvm::json::Value tuning = toJson(*result, options.model.inputFile,
-                                      options.tolerance,
-                                      prepared->samples.size());
+    llvm::json::Value tuning =
+        toJson(*result, options.model.inputFile, options.tolerance,
+               prepared->samples.size(), prepared->signature);
     if (chosen && std::isfinite(chosen->relL2))
       tuning.getAsObject()->try_emplace("result_rel_l2", chosen->relL2);
     if (failed(writeTuneReport(*pristine, options.pipeline, std::move(tuning),
@@ -288,7 +288,8 @@ int main(int argc, char **argv) {
     llvm::outs() << llvm::formatv("{0:2}",
                                   toJson(*result, options.model.inputFile,
                                          options.tolerance,
-                                         prepared->samples.size()))
+                                         prepared->samples.size(),
+                                         prepared->signature))
                  << "\n";
   return kSuccess;
 }
