@@ -52,7 +52,7 @@
 using namespace mlir;
 
 void mlir::amp::runner::buildCpuLoweringToLoops(OpPassManager &pm,
-                                                bool outlineKernels) {
+                                                bool parallelLoops) {
   // 1. Everything into linalg.generic, with loops in a cache-friendly order.
   OpPassManager &tosa = pm.nest<func::FuncOp>();
   tosa.addPass(tosa::createTosaToLinalgNamed());
@@ -73,10 +73,12 @@ void mlir::amp::runner::buildCpuLoweringToLoops(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
 
-  // 3. Loops (each nest a kernel of its own if asked), then control flow.
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  if (outlineKernels)
-    pm.addPass(amp::createAmpOutlineKernelsPass());
+  // 3. Loops (scf.parallel for parallel dimensions if asked: scf-to-cf
+  // makes the same loops of them), then control flow.
+  if (parallelLoops)
+    pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  else
+    pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
 }
 
 void mlir::amp::runner::buildCpuLoweringToLLVM(OpPassManager &pm) {

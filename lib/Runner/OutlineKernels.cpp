@@ -15,6 +15,8 @@
 #include "amp/Runner/KernelOutlining.h"
 #include "amp/Runner/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -82,10 +84,34 @@ static std::string describeNest(Operation *nest) {
   return llvm::join(names, "_");
 }
 
+/// The dimension of `nest` whose bounds become the kernel's range arguments
+/// (OutlineOptions::rangeArguments), if any.
+static std::optional<unsigned> chooseRangeDimension(Operation *nest) {
+  auto parallel = dyn_cast<scf::ParallelOp>(nest);
+  if (!parallel || parallel.getNumReductions() != 0)
+    return std::nullopt;
+  std::optional<unsigned> best;
+  int64_t bestTrips = 1;
+  for (unsigned d = 0, e = parallel.getNumLoops(); d < e; ++d) {
+    std::optional<int64_t> lower =
+        getConstantIntValue(parallel.getLowerBound()[d]);
+    std::optional<int64_t> upper =
+        getConstantIntValue(parallel.getUpperBound()[d]);
+    std::optional<int64_t> step = getConstantIntValue(parallel.getStep()[d]);
+    if (!lower || !upper || step != 1 || *upper - *lower <= bestTrips)
+      continue;
+    best = d;
+    bestTrips = *upper - *lower;
+  }
+  return best;
+}
+
 /// Moves `nest` of `function` into a new function named `name`, inserted
-/// after `after`; returns it.
+/// after `after`; returns it. With `rangeDim`, the kernel's first two
+/// arguments are the bounds of that dimension of the scf.parallel nest.
 static func::FuncOp outlineNest(Operation *nest, func::FuncOp function,
                                 StringRef name, Operation *after,
+                                std::optional<unsigned> rangeDim,
                                 SymbolTable &symbols) {
   llvm::SetVector<Value> used;
   for (Value operand : nest->getOperands())
@@ -103,6 +129,12 @@ static func::FuncOp outlineNest(Operation *nest, func::FuncOp function,
   MLIRContext *ctx = function.getContext();
   Location loc = nest->getLoc();
   OpBuilder builder(ctx);
+  if (rangeDim) {
+    auto parallel = cast<scf::ParallelOp>(nest);
+    arguments.insert(arguments.begin(),
+                     {parallel.getLowerBound()[*rangeDim],
+                      parallel.getUpperBound()[*rangeDim]});
+  }
   auto type = FunctionType::get(ctx, ValueRange(arguments).getTypes(), {});
   auto kernel = func::FuncOp::create(builder, loc, name, type);
   kernel.setPrivate();
@@ -110,11 +142,18 @@ static func::FuncOp outlineNest(Operation *nest, func::FuncOp function,
 
   Block *body = kernel.addEntryBlock();
   IRMapping mapping;
-  mapping.map(arguments, body->getArguments());
+  unsigned first = rangeDim ? 2 : 0;
+  mapping.map(ArrayRef(arguments).drop_front(first),
+              body->getArguments().drop_front(first));
   builder.setInsertionPointToStart(body);
   for (Operation *constant : constants)
     builder.clone(*constant, mapping);
-  builder.clone(*nest, mapping);
+  Operation *copy = builder.clone(*nest, mapping);
+  if (rangeDim) {
+    auto parallel = cast<scf::ParallelOp>(copy);
+    parallel.getLowerBoundMutable()[*rangeDim].set(body->getArgument(0));
+    parallel.getUpperBoundMutable()[*rangeDim].set(body->getArgument(1));
+  }
   func::ReturnOp::create(builder, loc);
 
   builder.setInsertionPoint(nest);
@@ -126,8 +165,9 @@ static func::FuncOp outlineNest(Operation *nest, func::FuncOp function,
   return kernel;
 }
 
-OutlineCounts mlir::amp::runner::outlineLoopNests(func::FuncOp function,
-                                                  SymbolTable &symbols) {
+OutlineCounts mlir::amp::runner::outlineLoopNests(
+    func::FuncOp function, SymbolTable &symbols, const OutlineOptions &options,
+    SmallVectorImpl<OutlinedKernel> *kernels) {
   OutlineCounts counts;
   if (function.isExternal())
     return counts;
@@ -146,7 +186,13 @@ OutlineCounts mlir::amp::runner::outlineLoopNests(func::FuncOp function,
     std::string name = (function.getSymName() + "_" + Twine(index++) + "_" +
                         describeNest(nest))
                            .str();
-    after = outlineNest(nest, function, name, after, symbols);
+    std::optional<unsigned> rangeDim;
+    if (options.rangeArguments)
+      rangeDim = chooseRangeDimension(nest);
+    auto kernel = outlineNest(nest, function, name, after, rangeDim, symbols);
+    after = kernel;
+    if (kernels)
+      kernels->push_back({kernel, rangeDim.has_value()});
     ++counts.outlined;
   }
   return counts;
@@ -196,12 +242,16 @@ namespace {
 
 struct AmpOutlineKernelsPass
     : public amp::impl::AmpOutlineKernelsPassBase<AmpOutlineKernelsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
     SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
+    OutlineOptions options;
+    options.rangeArguments = rangeArguments;
     for (func::FuncOp function : functions) {
-      OutlineCounts counts = outlineLoopNests(function, symbols);
+      OutlineCounts counts = outlineLoopNests(function, symbols, options);
       numOutlined += counts.outlined;
       numKeptInline += counts.keptInline;
     }

@@ -263,10 +263,11 @@ int main(int argc, char **argv) {
                            c.location, formatMetric(c.sensitivity));
     const KernelCacheStatistics &compilation = result->compilation;
     log << llvm::formatv(
-        "amp-tune: {0} kernels compiled, {1} found compiled; {2} "
-        "thread{3}\n",
-        compilation.kernelsCompiled, compilation.kernelsReused,
-        result->threads, result->threads == 1 ? "" : "s");
+        "amp-tune: {0} kernels compiled ({1} run in parts on the threads), "
+        "{2} found compiled; {3} thread{4}\n",
+        compilation.kernelsCompiled, compilation.kernelsInParts,
+        compilation.kernelsReused, result->threads,
+        result->threads == 1 ? "" : "s");
     if (options.outputFile != "-")
       log << "amp-tune: wrote " << options.outputFile
           << "; the tuned model: amp-opt " << options.outputFile

@@ -41,9 +41,9 @@ namespace runner {
 void buildCpuLoweringPipeline(OpPassManager &pm);
 
 /// The pipeline in two halves: steps 1-2 and the conversion of linalg to
-/// loops, with every loop nest then moved into a function of its own if
-/// `outlineKernels` (--amp-outline-kernels; amp-tune's kernel cache)...
-void buildCpuLoweringToLoops(OpPassManager &pm, bool outlineKernels = false);
+/// loops (with `scf.parallel` for the parallel dimensions if
+/// `parallelLoops`; amp-tune's kernel cache outlines the nests then)...
+void buildCpuLoweringToLoops(OpPassManager &pm, bool parallelLoops = false);
 /// ... and the rest, from the loops to the LLVM dialect.
 void buildCpuLoweringToLLVM(OpPassManager &pm);
 

@@ -22,11 +22,17 @@
 //  - what is left of a model (its entry, glue code that allocates and calls
 //    kernels, small globals) is compiled per model, linked to the kernels and
 //    weights by name.
+//  - a large kernel over an `scf.parallel` range runs on the threads: its
+//    call becomes a call of amp_parallel_for, which splits the range and
+//    calls the kernel on each part (through a wrapper compiled with it that
+//    unpacks its arguments).
 //
-// A kernel computes the same operations as the loop nest it came from, and
-// LLVM does not reassociate or contract floating-point operations without
-// fast-math flags (the lowering sets none), so a model compiled this way
-// gives the same bits as the model compiled whole (JitFunction::create).
+// A kernel computes the same operations as the loop nest it came from (the
+// iterations of an scf.parallel are independent: each element is computed
+// by the same operations whichever part it falls in), and LLVM does not
+// reassociate or contract floating-point operations without fast-math flags
+// (the lowering sets none), so a model compiled this way gives the same
+// bits as the model compiled whole (JitFunction::create).
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +45,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
@@ -61,6 +68,8 @@ struct KernelModule {
   /// The operations each function executes (estimateExecutedOps), by name,
   /// estimated on its loops before they became control flow.
   llvm::StringMap<int64_t> work;
+  /// The kernels that take a range (OutlineOptions::rangeArguments).
+  llvm::StringSet<> ranged;
   /// The function to call, and its signature at the tensor level.
   std::string entry;
   FunctionSignature signature;
@@ -80,6 +89,9 @@ struct KernelCacheOptions {
   unsigned optLevel = 2;
   /// Code estimated to execute fewer operations is compiled at -O0.
   int64_t smallWork = 1 << 16;
+  /// A kernel that takes a range (KernelModule::ranged) and executes at
+  /// least this many operations runs in parts on the threads.
+  int64_t parallelWork = 1 << 20;
   /// Threads that compile (and that callers may run models on); 0: one per
   /// core.
   unsigned threads = 0;
@@ -92,6 +104,8 @@ struct KernelCacheOptions {
 /// What a cache has done so far.
 struct KernelCacheStatistics {
   unsigned kernelsCompiled = 0, kernelsReused = 0;
+  /// Kernels that run in parts on the threads (counted once).
+  unsigned kernelsInParts = 0;
   unsigned modelsCompiled = 0;
   unsigned weightsStored = 0, weightsReused = 0;
   uint64_t weightBytes = 0;

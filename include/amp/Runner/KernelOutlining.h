@@ -31,12 +31,32 @@ struct OutlineCounts {
   unsigned keptInline = 0;
 };
 
+/// How to outline.
+struct OutlineOptions {
+  /// A nest that is an `scf.parallel` without reductions gets two leading
+  /// index arguments, the lower and upper bound of one of its dimensions
+  /// (the one with the most iterations, at least 2, of constant bounds and
+  /// step 1), which the call passes: a caller may then run the kernel on
+  /// parts of that range at once.
+  bool rangeArguments = false;
+};
+
+/// A kernel outlineLoopNests made.
+struct OutlinedKernel {
+  func::FuncOp kernel;
+  /// It takes a range (OutlineOptions::rangeArguments).
+  bool hasRange = false;
+};
+
 /// Moves every loop nest directly in the body of `function` into a new
 /// private function inserted into `symbols` after `function`, called in its
 /// place. The values the nest uses from outside become the kernel's
 /// arguments (constants are copied in instead); a nest with results or a
-/// symbol reference stays.
-OutlineCounts outlineLoopNests(func::FuncOp function, SymbolTable &symbols);
+/// symbol reference stays. The kernels are appended to `kernels` if given.
+OutlineCounts outlineLoopNests(func::FuncOp function, SymbolTable &symbols,
+                               const OutlineOptions &options = {},
+                               SmallVectorImpl<OutlinedKernel> *kernels =
+                                   nullptr);
 
 /// An estimate of the operations `op` executes: a loop with static bounds
 /// counts its body once per iteration (1024 iterations when a bound is not

@@ -179,6 +179,14 @@ def AmpOutlineKernelsPass : Pass<"amp-outline-kernels", "::mlir::ModuleOp"> {
     alone. The semantics do not change: the kernel computes the same
     operations in the same order.
 
+    With `range-arguments`, a nest that is an `scf.parallel` without
+    reductions (as `convert-linalg-to-parallel-loops` makes them) gets two
+    leading `index` arguments: the lower and upper bound of the dimension
+    with the most iterations (constant bounds, step 1, at least 2
+    iterations), which the call passes. The caller may then split that
+    range and run the parts at once: the iterations of an `scf.parallel`
+    are independent, so every element is computed by the same operations.
+
     Example:
 
     ```mlir
@@ -206,6 +214,11 @@ def AmpOutlineKernelsPass : Pass<"amp-outline-kernels", "::mlir::ModuleOp"> {
     }
     ```
   }];
+  let options = [
+    Option<"rangeArguments", "range-arguments", "bool", "false",
+           "Pass the bounds of one dimension of an scf.parallel nest as the "
+           "kernel's first two arguments">,
+  ];
   let statistics = [
     Statistic<"numOutlined", "outlined-nests",
               "Loop nests moved into kernels">,

@@ -65,12 +65,23 @@ FailureOr<KernelModule> mlir::amp::runner::lowerToKernels(
   result.signature = getFunctionSignature(entryFn);
   TimingScope scope = timing.nest(("lower " + what).str());
   PassManager toLoops(module->getContext());
-  buildCpuLoweringToLoops(toLoops, /*outlineKernels=*/true);
+  buildCpuLoweringToLoops(toLoops, /*parallelLoops=*/true);
   toLoops.enableTiming(scope);
   PassManager toLLVM(module->getContext());
   buildCpuLoweringToLLVM(toLLVM);
   toLLVM.enableTiming(scope);
   if (succeeded(toLoops.run(*module))) {
+    // Every loop nest a kernel; parallel ones take a range.
+    SymbolTable symbols(*module);
+    SmallVector<func::FuncOp> functions(module->getOps<func::FuncOp>());
+    OutlineOptions options;
+    options.rangeArguments = true;
+    SmallVector<OutlinedKernel> kernels;
+    for (func::FuncOp function : functions)
+      outlineLoopNests(function, symbols, options, &kernels);
+    for (OutlinedKernel &kernel : kernels)
+      if (kernel.hasRange)
+        result.ranged.insert(kernel.kernel.getSymName());
     for (auto function : module->getOps<func::FuncOp>())
       result.work[function.getSymName()] = estimateExecutedOps(function);
     if (succeeded(toLLVM.run(*module)) &&
@@ -85,6 +96,43 @@ FailureOr<KernelModule> mlir::amp::runner::lowerToKernels(
 }
 
 //===----------------------------------------------------------------------===//
+// Parallel runs
+//===----------------------------------------------------------------------===//
+
+/// The names compiled code calls a kernel in parts by.
+static constexpr llvm::StringLiteral kParallelFor = "amp_parallel_for";
+static constexpr llvm::StringLiteral kParallelContext = "amp_parallel_context";
+
+namespace {
+/// What amp_parallel_for runs on: the cache's threads.
+struct ParallelContext {
+  llvm::ThreadPoolInterface *pool;
+  unsigned threads;
+};
+} // namespace
+
+/// Calls `part(arguments, lo, hi)` on parts of [begin, end) that cover it,
+/// at once on the threads of `context` and the calling thread.
+extern "C" void ampParallelFor(ParallelContext *context,
+                               void (*part)(void *, int64_t, int64_t),
+                               void *arguments, int64_t begin, int64_t end) {
+  // A few parts per thread, so that a thread slowed by the rest of the
+  // machine does not hold the others up.
+  int64_t total = end - begin;
+  int64_t parts = std::min<int64_t>(total, 4 * context->threads);
+  if (parts <= 1) {
+    part(arguments, begin, end);
+    return;
+  }
+  auto bound = [&](int64_t p) { return begin + total * p / parts; };
+  llvm::ThreadPoolTaskGroup group(*context->pool);
+  for (int64_t p = 1; p < parts; ++p)
+    group.async([=] { part(arguments, bound(p), bound(p + 1)); });
+  part(arguments, bound(0), bound(1));
+  group.wait();
+}
+
+//===----------------------------------------------------------------------===//
 // State
 //===----------------------------------------------------------------------===//
 
@@ -93,6 +141,9 @@ namespace {
 struct Kernel {
   std::string symbol;
   void *address = nullptr;
+  /// For a kernel run in parts: its wrapper (`<symbol>_part`).
+  std::string partSymbol;
+  void *partAddress = nullptr;
   /// While compile() runs: the job that compiles it.
   std::unique_ptr<CompileJob> job;
 };
@@ -108,7 +159,7 @@ struct ModelPlan {
   CompileJob job;
   /// Symbols of its JITDylib: kernels (resolved after compilation) and
   /// weights.
-  std::vector<std::pair<std::string, Kernel *>> kernels;
+  std::vector<std::pair<std::string, Kernel *>> kernels, parts;
   std::vector<std::pair<std::string, void *>> weights;
   bool reentrant = true;
 };
@@ -126,6 +177,7 @@ struct KernelCache::State {
   SmallVector<ExecutionEngine::LibraryDestroyFn> destroyFns;
   KernelCacheStatistics statistics;
   unsigned nextModel = 0;
+  ParallelContext parallel{};
 
   explicit State(llvm::orc::JITTargetMachineBuilder target)
       : target(std::move(target)) {}
@@ -215,6 +267,13 @@ KernelCache::create(const KernelCacheOptions &options) {
   for (const auto &[name, address] : options.symbols)
     symbols[mangle(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                              llvm::JITSymbolFlags::Exported};
+  state->parallel = {state->pool.get(), state->pool->getMaxConcurrency()};
+  symbols[mangle(kParallelFor)] = {
+      llvm::orc::ExecutorAddr::fromPtr(&ampParallelFor),
+      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  symbols[mangle(kParallelContext)] = {
+      llvm::orc::ExecutorAddr::fromPtr(&state->parallel),
+      llvm::JITSymbolFlags::Exported};
   if (!symbols.empty())
     if (llvm::Error error = main.define(llvm::orc::absoluteSymbols(symbols)))
       return std::move(error);
@@ -332,6 +391,119 @@ static std::string getKernelText(LLVM::LLVMFuncOp function,
   return text;
 }
 
+/// True if `function`, lowered from a kernel with a range, can run in parts:
+/// it returns nothing and its first two parameters are the i64 bounds.
+static bool takesRange(LLVM::LLVMFuncOp function) {
+  LLVM::LLVMFunctionType type = function.getFunctionType();
+  return type.getNumParams() >= 2 && type.getParams()[0].isInteger(64) &&
+         type.getParams()[1].isInteger(64) &&
+         isa<LLVM::LLVMVoidType>(type.getReturnType()) && !type.isVarArg();
+}
+
+/// The struct that holds the arguments of `function` after its range.
+static LLVM::LLVMStructType getPartArgumentsType(LLVM::LLVMFuncOp function) {
+  return LLVM::LLVMStructType::getLiteral(
+      function.getContext(),
+      function.getFunctionType().getParams().drop_front(2));
+}
+
+/// The type of `<kernel>_part(ptr arguments, i64 lo, i64 hi)`.
+static LLVM::LLVMFunctionType getPartType(MLIRContext *ctx) {
+  Type i64 = IntegerType::get(ctx, 64);
+  return LLVM::LLVMFunctionType::get(
+      LLVM::LLVMVoidType::get(ctx),
+      {LLVM::LLVMPointerType::get(ctx), i64, i64});
+}
+
+/// Adds `@<partName>(ptr arguments, i64 lo, i64 hi)` after `kernel`: it
+/// calls `kernel` on [lo, hi) with the arguments the struct holds.
+static void addPartWrapper(LLVM::LLVMFuncOp kernel, StringRef partName) {
+  MLIRContext *ctx = kernel.getContext();
+  Location loc = kernel.getLoc();
+  OpBuilder builder(ctx);
+  builder.setInsertionPointAfter(kernel);
+  auto wrapper =
+      LLVM::LLVMFuncOp::create(builder, loc, partName, getPartType(ctx));
+  Block *body = wrapper.addEntryBlock(builder);
+  builder.setInsertionPointToStart(body);
+  LLVM::LLVMStructType fields = getPartArgumentsType(kernel);
+  SmallVector<Value> arguments = {body->getArgument(1), body->getArgument(2)};
+  auto pointer = LLVM::LLVMPointerType::get(ctx);
+  for (auto [i, type] : llvm::enumerate(fields.getBody())) {
+    Value field = LLVM::GEPOp::create(
+        builder, loc, pointer, fields, body->getArgument(0),
+        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+    arguments.push_back(LLVM::LoadOp::create(builder, loc, type, field));
+  }
+  LLVM::CallOp::create(builder, loc, kernel, arguments);
+  LLVM::ReturnOp::create(builder, loc, ValueRange());
+}
+
+/// The declaration of `name` with `type` in `module`, added if missing.
+static LLVM::LLVMFuncOp declareFunction(ModuleOp module, StringRef name,
+                                        LLVM::LLVMFunctionType type) {
+  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return existing;
+  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+  return LLVM::LLVMFuncOp::create(builder, module.getLoc(), name, type);
+}
+
+/// Replaces every call of `kernel` in `module` by a call of
+/// amp_parallel_for with `<partName>` and the kernel's arguments after its
+/// range in a struct on the stack of the caller.
+static void callInParts(ModuleOp module, LLVM::LLVMFuncOp kernel,
+                        StringRef partName) {
+  MLIRContext *ctx = module.getContext();
+  SmallVector<LLVM::CallOp> calls;
+  module.walk([&](LLVM::CallOp call) {
+    if (call.getCallee() == kernel.getSymName())
+      calls.push_back(call);
+  });
+  if (calls.empty())
+    return;
+  auto pointer = LLVM::LLVMPointerType::get(ctx);
+  Type i64 = IntegerType::get(ctx, 64);
+  LLVM::LLVMFuncOp part = declareFunction(module, partName, getPartType(ctx));
+  LLVM::LLVMFuncOp parallelFor = declareFunction(
+      module, kParallelFor,
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
+                                  {pointer, pointer, pointer, i64, i64}));
+  auto context = module.lookupSymbol<LLVM::GlobalOp>(kParallelContext);
+  if (!context) {
+    OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+    context = LLVM::GlobalOp::create(
+        builder, module.getLoc(), IntegerType::get(ctx, 8),
+        /*isConstant=*/false, LLVM::Linkage::External, kParallelContext,
+        Attribute());
+  }
+  LLVM::LLVMStructType fields = getPartArgumentsType(kernel);
+  for (LLVM::CallOp call : calls) {
+    Location loc = call.getLoc();
+    // The struct in the caller's entry block, so that a call in a loop
+    // does not grow the stack.
+    Block &entry = call->getParentOfType<LLVM::LLVMFuncOp>().getBody().front();
+    OpBuilder builder = OpBuilder::atBlockBegin(&entry);
+    Value one = LLVM::ConstantOp::create(builder, loc, i64,
+                                         builder.getI64IntegerAttr(1));
+    Value storage =
+        LLVM::AllocaOp::create(builder, loc, pointer, fields, one, 0);
+    builder.setInsertionPoint(call);
+    ValueRange operands = call.getArgOperands();
+    for (auto [i, value] : llvm::enumerate(operands.drop_front(2))) {
+      Value field = LLVM::GEPOp::create(
+          builder, loc, pointer, fields, storage,
+          ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+      LLVM::StoreOp::create(builder, loc, value, field);
+    }
+    Value function = LLVM::AddressOfOp::create(builder, loc, part);
+    Value contextAddress = LLVM::AddressOfOp::create(builder, loc, context);
+    LLVM::CallOp::create(builder, loc, parallelFor,
+                         ValueRange{contextAddress, function, storage,
+                                    operands[0], operands[1]});
+    call.erase();
+  }
+}
+
 void KernelCache::State::findKernels(KernelModule &model, ModelPlan &plan,
                                      std::vector<Kernel *> &newKernels) {
   ModuleOp module = *model.module;
@@ -344,7 +516,13 @@ void KernelCache::State::findKernels(KernelModule &model, ModelPlan &plan,
         getStandaloneDeclarations(function, symbols);
     if (failed(declarations))
       continue;
+    int64_t work = model.work.lookup(function.getSymName());
+    bool inParts = parallel.threads > 1 && work >= options.parallelWork &&
+                   model.ranged.contains(function.getSymName()) &&
+                   takesRange(function);
     std::string text = getKernelText(function, *declarations);
+    if (inParts)
+      text += "\n// in parts";
     std::unique_ptr<Kernel> &kernel = kernels[text];
     if (kernel) {
       ++statistics.kernelsReused;
@@ -365,17 +543,26 @@ void KernelCache::State::findKernels(KernelModule &model, ModelPlan &plan,
       copy.setLinkage(LLVM::Linkage::External);
       copy.setVisibility_(LLVM::Visibility::Default);
       copy->removeAttr(SymbolTable::getVisibilityAttrName());
+      if (inParts) {
+        kernel->partSymbol = kernel->symbol + ".part";
+        addPartWrapper(copy, kernel->partSymbol);
+        ++statistics.kernelsInParts;
+      }
       kernel->job = std::make_unique<CompileJob>();
       kernel->job->context = std::make_unique<llvm::LLVMContext>();
       kernel->job->module =
           translateModuleToLLVMIR(*alone, *kernel->job->context);
-      int64_t work = model.work.lookup(function.getSymName());
       kernel->job->optLevel =
           work < options.smallWork ? 0 : options.optLevel;
       newKernels.push_back(kernel.get());
       ++statistics.kernelsCompiled;
     }
     plan.kernels.push_back({function.getSymName().str(), kernel.get()});
+    if (inParts) {
+      std::string partName = (function.getSymName() + ".part").str();
+      callInParts(module, function, partName);
+      plan.parts.push_back({partName, kernel.get()});
+    }
     // A declaration now: the model's JITDylib defines it.
     function.getBody().dropAllReferences();
     function.getBody().getBlocks().clear();
@@ -474,6 +661,14 @@ KernelCache::compile(MutableArrayRef<KernelModule> models) {
       return address.takeError();
     }
     kernel->address = address->toPtr<void *>();
+    if (!kernel->partSymbol.empty()) {
+      auto part = s.jit->lookup(main, kernel->partSymbol);
+      if (!part) {
+        forgetNew();
+        return part.takeError();
+      }
+      kernel->partAddress = part->toPtr<void *>();
+    }
     kernel->job.reset();
   }
 
@@ -495,6 +690,10 @@ KernelCache::compile(MutableArrayRef<KernelModule> models) {
       symbols[mangle(name)] = {llvm::orc::ExecutorAddr::fromPtr(kernel->address),
                                llvm::JITSymbolFlags::Exported |
                                    llvm::JITSymbolFlags::Callable};
+    for (const auto &[name, kernel] : plan.parts)
+      symbols[mangle(name)] = {
+          llvm::orc::ExecutorAddr::fromPtr(kernel->partAddress),
+          llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
     for (const auto &[name, data] : plan.weights)
       symbols[mangle(name)] = {llvm::orc::ExecutorAddr::fromPtr(data),
                                llvm::JITSymbolFlags::Exported};
