@@ -12,6 +12,7 @@
 
 #include "amp/Runner/CpuLowering.h"
 
+#include "amp/Runner/KernelOutlining.h"
 #include "amp/Runner/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -110,6 +111,32 @@ void mlir::amp::runner::buildCpuLoweringToLLVM(OpPassManager &pm) {
 void mlir::amp::runner::buildCpuLoweringPipeline(OpPassManager &pm) {
   buildCpuLoweringToLoops(pm);
   buildCpuLoweringToLLVM(pm);
+}
+
+LogicalResult mlir::amp::runner::runCpuLowering(ModuleOp module,
+                                               TimingScope &timing) {
+  PassManager toLoops(module.getContext());
+  buildCpuLoweringToLoops(toLoops);
+  toLoops.enableTiming(timing);
+  if (failed(toLoops.run(module)))
+    return failure();
+  SymbolTable symbols(module);
+  SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
+  SmallVector<OutlinedKernel> kernels;
+  for (func::FuncOp function : functions)
+    outlineLoopNests(function, symbols, OutlineOptions(), &kernels);
+  SmallVector<std::string> names;
+  for (OutlinedKernel &kernel : kernels)
+    names.push_back(kernel.kernel.getSymName().str());
+  PassManager toLLVM(module.getContext());
+  buildCpuLoweringToLLVM(toLLVM);
+  toLLVM.enableTiming(timing);
+  if (failed(toLLVM.run(module)) || failed(verifyLoweredForCpu(module)))
+    return failure();
+  for (const std::string &name : names)
+    if (auto kernel = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+      kernel.setNoInline(true);
+  return success();
 }
 
 LogicalResult mlir::amp::runner::verifyLoweredForCpu(ModuleOp module) {

@@ -15,6 +15,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/ThreadPool.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
 #include <cstring>
 
 using namespace mlir;
@@ -107,22 +110,13 @@ TrialBuilder::convert(ArrayRef<OpAnnotation> annotations, StringRef what) {
 FailureOr<std::vector<std::unique_ptr<JitFunction>>>
 TrialBuilder::compile(MutableArrayRef<OwningOpRef<ModuleOp>> modules,
                       ArrayRef<std::string> what) {
-  DefaultTimingManager timingManager;
-  TimingScope timing = timingManager.getRootScope();
-  std::vector<KernelModule> lowered;
-  for (auto [module, name] : llvm::zip(modules, what)) {
-    FailureOr<KernelModule> kernels =
-        lowerToKernels(std::move(module), model.entryName, name, timing, errs);
-    if (failed(kernels))
-      return failure();
-    if (!symbols.empty())
-      stripProbeAttributes(*kernels->module);
-    lowered.push_back(std::move(*kernels));
-  }
-  auto functions = cache->compile(lowered);
+  std::vector<CompileRequest> requests;
+  for (auto [module, name] : llvm::zip(modules, what))
+    requests.push_back({std::move(module), model.entryName, name});
+  auto functions = cache->compile(requests);
   if (!functions) {
-    errs << "amp-tune: error: cannot compile the " << what.front()
-         << " model: " << llvm::toString(functions.takeError()) << "\n";
+    errs << "amp-tune: error: " << llvm::toString(functions.takeError())
+         << "\n";
     return failure();
   }
   return std::move(*functions);
@@ -185,6 +179,33 @@ TrialBuilder::runSamples(JitFunction &function, const char *what) {
 // Rebuild check
 //===----------------------------------------------------------------------===//
 
+/// True if element `e` of `a` and `b` (of the same kind) has the same bits,
+/// or is a NaN in both: LLVM does not preserve the sign and payload of NaNs
+/// (LLVM Language Reference, "Behavior of Floating-Point NaN values"), so
+/// constant folding and the hardware may give different NaNs.
+static bool isSameElement(const HostTensor &a, const HostTensor &b,
+                          int64_t e) {
+  int64_t size = getElementByteSize(a.getKind());
+  if (std::memcmp(static_cast<const char *>(a.getData()) + e * size,
+                  static_cast<const char *>(b.getData()) + e * size,
+                  size) == 0)
+    return true;
+  return isFloatKind(a.getKind()) && std::isnan(a.get(e)) &&
+         std::isnan(b.get(e));
+}
+
+/// True if `a` and `b` have the same type and the same bits (NaNs aside).
+static bool areSameBits(const HostTensor &a, const HostTensor &b) {
+  if (a.getKind() != b.getKind() || a.getShape() != b.getShape())
+    return false;
+  if (std::memcmp(a.getData(), b.getData(), a.getByteSize()) == 0)
+    return true;
+  for (int64_t e = 0, n = a.getNumElements(); e < n; ++e)
+    if (!isSameElement(a, b, e))
+      return false;
+  return true;
+}
+
 LogicalResult
 TrialBuilder::checkRebuild(OwningOpRef<ModuleOp> converted,
                            ArrayRef<std::vector<HostTensor>> outputs,
@@ -217,14 +238,20 @@ TrialBuilder::checkRebuild(OwningOpRef<ModuleOp> converted,
       return failure();
     for (auto [i, output] : llvm::enumerate(rebuilt->outputs)) {
       const HostTensor &cached = outputs[s][i];
-      if (cached.getKind() == output.getKind() &&
-          cached.getShape() == output.getShape() &&
-          std::memcmp(cached.getData(), output.getData(),
-                      output.getByteSize()) == 0)
+      if (areSameBits(cached, output))
         continue;
       errs << "amp-tune: error: " << what << ": output "
            << model.isolation.outputNames[i] << " of sample '" << sample.name
-           << "' differs between the cached build and a rebuild\n";
+           << "' differs between the cached build and a rebuild";
+      if (cached.getKind() == output.getKind() &&
+          cached.getShape() == output.getShape())
+        for (int64_t e = 0, n = output.getNumElements(); e < n; ++e)
+          if (!isSameElement(cached, output, e)) {
+            errs << llvm::formatv(" (element {0}: {1:e9} and {2:e9})", e,
+                                  cached.get(e), output.get(e));
+            break;
+          }
+      errs << "\n";
       return failure();
     }
   }

@@ -15,6 +15,7 @@
 #define AMP_RUNNER_CPULOWERING_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/Timing.h"
 
 namespace mlir {
 class DialectRegistry;
@@ -46,6 +47,14 @@ void buildCpuLoweringPipeline(OpPassManager &pm);
 void buildCpuLoweringToLoops(OpPassManager &pm, bool parallelLoops = false);
 /// ... and the rest, from the loops to the LLVM dialect.
 void buildCpuLoweringToLLVM(OpPassManager &pm);
+
+/// Lowers `module` with the pipeline, every loop nest directly in a function
+/// outlined after step 3 into a kernel of its own (KernelOutlining.h). The
+/// kernels are never inlined: LLVM compiles each as it would alone, as
+/// amp-tune's kernel cache does, so both give the same bits (inlined, a
+/// kernel's math functions, such as `pow`, may be evaluated differently
+/// where LLVM sees their operands as constants). Fails after diagnostics.
+LogicalResult runCpuLowering(ModuleOp module, TimingScope &timing);
 
 /// Checks that `module` holds only LLVM dialect ops after the pipeline; the
 /// passes leave ops they do not know in place (with unrealized casts

@@ -8,20 +8,21 @@
 // amp-tune compiles many versions of one model, each differing from the last
 // in a few ops. The kernel cache compiles what is new only:
 //
-//  - lowerToKernels lowers a model for the CPU (CpuLowering.h) with every
-//    loop nest outlined into a function of its own (--amp-outline-kernels),
-//    so that a version is mostly functions identical to those of others;
-//  - KernelCache::compile finds each such function by its text (the
-//    function renamed, printed, with the declarations it calls): a function
-//    seen before is not compiled again; new ones are compiled on a thread
-//    pool, at the cache's optimization level (-O0 when the estimated work is
-//    small: compiling would cost more than it saves);
+//  - a model is lowered for the CPU (CpuLowering.h) to loops, and every loop
+//    nest is outlined into a function of its own (KernelOutlining.h), so
+//    that a version is mostly functions identical to those of others;
+//  - each such kernel is found by its text (its loops, the function under
+//    a fixed name): one seen before becomes a declaration before the rest
+//    of the lowering; new ones are lowered with the model, then compiled
+//    on a thread pool at the cache's optimization level (-O0 when the
+//    estimated work is small, compiling would cost more than it saves,
+//    and the kernel calls no math function);
 //  - weights (constant globals of at least 4 KiB) are copied once into
 //    memory the cache owns, found again by their initializer (attributes are
 //    unique in the context), and leave the module;
 //  - what is left of a model (its entry, glue code that allocates and calls
 //    kernels, small globals) is compiled per model, linked to the kernels and
-//    weights by name.
+//    weights by name;
 //  - a large kernel over an `scf.parallel` range runs on the threads: its
 //    call becomes a call of amp_parallel_for, which splits the range and
 //    calls the kernel on each part (through a wrapper compiled with it that
@@ -32,7 +33,9 @@
 // by the same operations whichever part it falls in), and LLVM does not
 // reassociate or contract floating-point operations without fast-math flags
 // (the lowering sets none), so a model compiled this way gives the same
-// bits as the model compiled whole (JitFunction::create).
+// bits as the model compiled whole after runCpuLowering (CpuLowering.h),
+// whose kernels are not inlined, up to the sign and payload of NaNs, which
+// LLVM does not preserve.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,9 +46,6 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
-#include "mlir/Support/Timing.h"
-#include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
@@ -61,33 +61,23 @@ namespace mlir {
 namespace amp {
 namespace runner {
 
-/// A model lowered for the kernel cache.
-struct KernelModule {
-  /// The module in the LLVM dialect.
+/// A model to compile.
+struct CompileRequest {
+  /// The model at the tensor level, such as amp-run compiles.
   OwningOpRef<ModuleOp> module;
-  /// The operations each function executes (estimateExecutedOps), by name,
-  /// estimated on its loops before they became control flow.
-  llvm::StringMap<int64_t> work;
-  /// The kernels that take a range (OutlineOptions::rangeArguments).
-  llvm::StringSet<> ranged;
-  /// The function to call, and its signature at the tensor level.
+  /// The function to call.
   std::string entry;
-  FunctionSignature signature;
+  /// What errors call it ("converted").
+  std::string what;
 };
-
-/// Lowers `module` (a model at the tensor level, such as amp-run compiles)
-/// for the CPU with every loop nest a kernel. `what` names it in errors.
-FailureOr<KernelModule> lowerToKernels(OwningOpRef<ModuleOp> module,
-                                       StringRef entry, StringRef what,
-                                       TimingScope &timing,
-                                       llvm::raw_ostream &errs);
 
 /// How the cache compiles.
 struct KernelCacheOptions {
   /// LLVM optimization level (0-3) of kernels, and of a model's remaining
   /// code when it does much work itself.
   unsigned optLevel = 2;
-  /// Code estimated to execute fewer operations is compiled at -O0.
+  /// Code estimated to execute fewer operations is compiled at -O0, unless
+  /// it computes math functions (LLVM rewrites some when optimizing).
   int64_t smallWork = 1 << 16;
   /// A kernel that takes a range (KernelModule::ranged) and executes at
   /// least this many operations runs in parts on the threads.
@@ -122,12 +112,12 @@ public:
   create(const KernelCacheOptions &options);
   ~KernelCache();
 
-  /// Compiles `models` (lowerToKernels) and returns a function per model.
-  /// The kernels no model compiled before are compiled in parallel, then
-  /// what is left of each model. The modules lose their kernels' bodies and
-  /// their weights' initializers.
+  /// Lowers and compiles the models and returns a function for each. The
+  /// kernels no model compiled before are compiled in parallel, with what
+  /// is left of each model. The modules are lowered in place. Lowering
+  /// errors are reported as diagnostics first.
   llvm::Expected<std::vector<std::unique_ptr<JitFunction>>>
-  compile(MutableArrayRef<KernelModule> models);
+  compile(MutableArrayRef<CompileRequest> requests);
 
   /// The threads the cache compiles on (idle between calls of compile).
   llvm::ThreadPoolInterface &getThreadPool();

@@ -18,11 +18,12 @@
 #include "amp/Runner/KernelCache.h"
 
 #include "ObjectCompilation.h"
+#include "ParallelParts.h"
 
 #include "amp/Runner/CpuLowering.h"
 #include "amp/Runner/InitializerBytes.h"
 #include "amp/Runner/KernelOutlining.h"
-#include "amp/Runner/ToolSupport.h"
+#include "amp/Runner/Probes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -48,91 +49,6 @@ using namespace mlir::amp::runner;
 static constexpr uint64_t kMinWeightBytes = 4096;
 
 //===----------------------------------------------------------------------===//
-// Lowering
-//===----------------------------------------------------------------------===//
-
-FailureOr<KernelModule> mlir::amp::runner::lowerToKernels(
-    OwningOpRef<ModuleOp> module, StringRef entry, StringRef what,
-    TimingScope &timing, llvm::raw_ostream &errs) {
-  KernelModule result;
-  result.entry = entry.str();
-  auto entryFn = module->lookupSymbol<func::FuncOp>(entry);
-  if (!entryFn || entryFn.isExternal()) {
-    errs << getToolName() << ": error: the " << what << " model has no @"
-         << entry << "\n";
-    return failure();
-  }
-  result.signature = getFunctionSignature(entryFn);
-  TimingScope scope = timing.nest(("lower " + what).str());
-  PassManager toLoops(module->getContext());
-  buildCpuLoweringToLoops(toLoops, /*parallelLoops=*/true);
-  toLoops.enableTiming(scope);
-  PassManager toLLVM(module->getContext());
-  buildCpuLoweringToLLVM(toLLVM);
-  toLLVM.enableTiming(scope);
-  if (succeeded(toLoops.run(*module))) {
-    // Every loop nest a kernel; parallel ones take a range.
-    SymbolTable symbols(*module);
-    SmallVector<func::FuncOp> functions(module->getOps<func::FuncOp>());
-    OutlineOptions options;
-    options.rangeArguments = true;
-    SmallVector<OutlinedKernel> kernels;
-    for (func::FuncOp function : functions)
-      outlineLoopNests(function, symbols, options, &kernels);
-    for (OutlinedKernel &kernel : kernels)
-      if (kernel.hasRange)
-        result.ranged.insert(kernel.kernel.getSymName());
-    for (auto function : module->getOps<func::FuncOp>())
-      result.work[function.getSymName()] = estimateExecutedOps(function);
-    if (succeeded(toLLVM.run(*module)) &&
-        succeeded(verifyLoweredForCpu(*module))) {
-      result.module = std::move(module);
-      return result;
-    }
-  }
-  errs << getToolName() << ": error: cannot lower the " << what
-       << " model for the CPU (see the diagnostics above)\n";
-  return failure();
-}
-
-//===----------------------------------------------------------------------===//
-// Parallel runs
-//===----------------------------------------------------------------------===//
-
-/// The names compiled code calls a kernel in parts by.
-static constexpr llvm::StringLiteral kParallelFor = "amp_parallel_for";
-static constexpr llvm::StringLiteral kParallelContext = "amp_parallel_context";
-
-namespace {
-/// What amp_parallel_for runs on: the cache's threads.
-struct ParallelContext {
-  llvm::ThreadPoolInterface *pool;
-  unsigned threads;
-};
-} // namespace
-
-/// Calls `part(arguments, lo, hi)` on parts of [begin, end) that cover it,
-/// at once on the threads of `context` and the calling thread.
-extern "C" void ampParallelFor(ParallelContext *context,
-                               void (*part)(void *, int64_t, int64_t),
-                               void *arguments, int64_t begin, int64_t end) {
-  // A few parts per thread, so that a thread slowed by the rest of the
-  // machine does not hold the others up.
-  int64_t total = end - begin;
-  int64_t parts = std::min<int64_t>(total, 4 * context->threads);
-  if (parts <= 1) {
-    part(arguments, begin, end);
-    return;
-  }
-  auto bound = [&](int64_t p) { return begin + total * p / parts; };
-  llvm::ThreadPoolTaskGroup group(*context->pool);
-  for (int64_t p = 1; p < parts; ++p)
-    group.async([=] { part(arguments, bound(p), bound(p + 1)); });
-  part(arguments, bound(0), bound(1));
-  group.wait();
-}
-
-//===----------------------------------------------------------------------===//
 // State
 //===----------------------------------------------------------------------===//
 
@@ -141,7 +57,10 @@ namespace {
 struct Kernel {
   std::string symbol;
   void *address = nullptr;
-  /// For a kernel run in parts: its wrapper (`<symbol>_part`).
+  /// The LLVM optimization level it is compiled at.
+  unsigned optLevel = 0;
+  /// It runs in parts on the threads, through `<symbol>.part`.
+  bool inParts = false;
   std::string partSymbol;
   void *partAddress = nullptr;
   /// While compile() runs: the job that compiles it.
@@ -156,6 +75,7 @@ struct Weight {
 
 /// What is left of one model to compile and link.
 struct ModelPlan {
+  FunctionSignature signature;
   CompileJob job;
   /// Symbols of its JITDylib: kernels (resolved after compilation) and
   /// weights.
@@ -189,11 +109,14 @@ struct KernelCache::State {
       llvm::deallocate_buffer(weight.data, weight.size, weight.alignment);
   }
 
-  LogicalResult plan(KernelModule &model, ModelPlan &plan,
+  LogicalResult plan(CompileRequest &request, ModelPlan &plan,
                      std::vector<Kernel *> &newKernels, std::string &error);
   void storeWeights(ModuleOp module, ModelPlan &plan);
-  void findKernels(KernelModule &model, ModelPlan &plan,
-                   std::vector<Kernel *> &newKernels);
+  llvm::StringMap<Kernel *> findKernels(ModuleOp module,
+                                        std::vector<Kernel *> &newKernels);
+  LogicalResult moveKernels(ModuleOp module,
+                            const llvm::StringMap<Kernel *> &found,
+                            ModelPlan &plan, std::string &error);
 };
 
 /// Releases a model's JITDylib when its function is destroyed.
@@ -372,10 +295,9 @@ getStandaloneDeclarations(LLVM::LLVMFuncOp function, SymbolTable &symbols) {
   return declarations;
 }
 
-/// The text that identifies a kernel: the function under a fixed name, then
-/// the declarations it calls.
-static std::string getKernelText(LLVM::LLVMFuncOp function,
-                                 ArrayRef<LLVM::LLVMFuncOp> declarations) {
+/// The text that identifies a kernel: its loops, the function under a fixed
+/// name.
+static std::string getKernelText(func::FuncOp function) {
   std::string text;
   llvm::raw_string_ostream os(text);
   OpPrintingFlags flags;
@@ -384,222 +306,184 @@ static std::string getKernelText(LLVM::LLVMFuncOp function,
   function.setSymName("kernel");
   function->print(os, flags);
   function.setSymNameAttr(name);
-  for (LLVM::LLVMFuncOp declaration : declarations) {
-    os << "\n";
-    declaration->print(os, flags);
-  }
   return text;
 }
 
-/// True if `function`, lowered from a kernel with a range, can run in parts:
-/// it returns nothing and its first two parameters are the i64 bounds.
-static bool takesRange(LLVM::LLVMFuncOp function) {
-  LLVM::LLVMFunctionType type = function.getFunctionType();
-  return type.getNumParams() >= 2 && type.getParams()[0].isInteger(64) &&
-         type.getParams()[1].isInteger(64) &&
-         isa<LLVM::LLVMVoidType>(type.getReturnType()) && !type.isVarArg();
+/// True if `function` computes a function of the math dialect: LLVM may
+/// evaluate it differently at -O0 and at -O2 (it rewrites `pow(x, 2.0)` as
+/// `x * x` when optimizing), so such a kernel is compiled at the level of a
+/// model compiled whole. Other operations give the same bits at any level.
+static bool callsMath(func::FuncOp function) {
+  return function
+      .walk([](Operation *op) {
+        return op->getName().getDialectNamespace() == "math"
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
-/// The struct that holds the arguments of `function` after its range.
-static LLVM::LLVMStructType getPartArgumentsType(LLVM::LLVMFuncOp function) {
-  return LLVM::LLVMStructType::getLiteral(
-      function.getContext(),
-      function.getFunctionType().getParams().drop_front(2));
-}
-
-/// The type of `<kernel>_part(ptr arguments, i64 lo, i64 hi)`.
-static LLVM::LLVMFunctionType getPartType(MLIRContext *ctx) {
-  Type i64 = IntegerType::get(ctx, 64);
-  return LLVM::LLVMFunctionType::get(
-      LLVM::LLVMVoidType::get(ctx),
-      {LLVM::LLVMPointerType::get(ctx), i64, i64});
-}
-
-/// Adds `@<partName>(ptr arguments, i64 lo, i64 hi)` after `kernel`: it
-/// calls `kernel` on [lo, hi) with the arguments the struct holds.
-static void addPartWrapper(LLVM::LLVMFuncOp kernel, StringRef partName) {
-  MLIRContext *ctx = kernel.getContext();
-  Location loc = kernel.getLoc();
-  OpBuilder builder(ctx);
-  builder.setInsertionPointAfter(kernel);
-  auto wrapper =
-      LLVM::LLVMFuncOp::create(builder, loc, partName, getPartType(ctx));
-  Block *body = wrapper.addEntryBlock(builder);
-  builder.setInsertionPointToStart(body);
-  LLVM::LLVMStructType fields = getPartArgumentsType(kernel);
-  SmallVector<Value> arguments = {body->getArgument(1), body->getArgument(2)};
-  auto pointer = LLVM::LLVMPointerType::get(ctx);
-  for (auto [i, type] : llvm::enumerate(fields.getBody())) {
-    Value field = LLVM::GEPOp::create(
-        builder, loc, pointer, fields, body->getArgument(0),
-        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
-    arguments.push_back(LLVM::LoadOp::create(builder, loc, type, field));
-  }
-  LLVM::CallOp::create(builder, loc, kernel, arguments);
-  LLVM::ReturnOp::create(builder, loc, ValueRange());
-}
-
-/// The declaration of `name` with `type` in `module`, added if missing.
-static LLVM::LLVMFuncOp declareFunction(ModuleOp module, StringRef name,
-                                        LLVM::LLVMFunctionType type) {
-  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
-    return existing;
-  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
-  return LLVM::LLVMFuncOp::create(builder, module.getLoc(), name, type);
-}
-
-/// Replaces every call of `kernel` in `module` by a call of
-/// amp_parallel_for with `<partName>` and the kernel's arguments after its
-/// range in a struct on the stack of the caller.
-static void callInParts(ModuleOp module, LLVM::LLVMFuncOp kernel,
-                        StringRef partName) {
-  MLIRContext *ctx = module.getContext();
-  SmallVector<LLVM::CallOp> calls;
-  module.walk([&](LLVM::CallOp call) {
-    if (call.getCallee() == kernel.getSymName())
-      calls.push_back(call);
-  });
-  if (calls.empty())
-    return;
-  auto pointer = LLVM::LLVMPointerType::get(ctx);
-  Type i64 = IntegerType::get(ctx, 64);
-  LLVM::LLVMFuncOp part = declareFunction(module, partName, getPartType(ctx));
-  LLVM::LLVMFuncOp parallelFor = declareFunction(
-      module, kParallelFor,
-      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
-                                  {pointer, pointer, pointer, i64, i64}));
-  auto context = module.lookupSymbol<LLVM::GlobalOp>(kParallelContext);
-  if (!context) {
-    OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
-    context = LLVM::GlobalOp::create(
-        builder, module.getLoc(), IntegerType::get(ctx, 8),
-        /*isConstant=*/false, LLVM::Linkage::External, kParallelContext,
-        Attribute());
-  }
-  LLVM::LLVMStructType fields = getPartArgumentsType(kernel);
-  for (LLVM::CallOp call : calls) {
-    Location loc = call.getLoc();
-    // The struct in the caller's entry block, so that a call in a loop
-    // does not grow the stack.
-    Block &entry = call->getParentOfType<LLVM::LLVMFuncOp>().getBody().front();
-    OpBuilder builder = OpBuilder::atBlockBegin(&entry);
-    Value one = LLVM::ConstantOp::create(builder, loc, i64,
-                                         builder.getI64IntegerAttr(1));
-    Value storage =
-        LLVM::AllocaOp::create(builder, loc, pointer, fields, one, 0);
-    builder.setInsertionPoint(call);
-    ValueRange operands = call.getArgOperands();
-    for (auto [i, value] : llvm::enumerate(operands.drop_front(2))) {
-      Value field = LLVM::GEPOp::create(
-          builder, loc, pointer, fields, storage,
-          ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
-      LLVM::StoreOp::create(builder, loc, value, field);
-    }
-    Value function = LLVM::AddressOfOp::create(builder, loc, part);
-    Value contextAddress = LLVM::AddressOfOp::create(builder, loc, context);
-    LLVM::CallOp::create(builder, loc, parallelFor,
-                         ValueRange{contextAddress, function, storage,
-                                    operands[0], operands[1]});
-    call.erase();
-  }
-}
-
-void KernelCache::State::findKernels(KernelModule &model, ModelPlan &plan,
-                                     std::vector<Kernel *> &newKernels) {
-  ModuleOp module = *model.module;
+llvm::StringMap<Kernel *>
+KernelCache::State::findKernels(ModuleOp module,
+                                std::vector<Kernel *> &newKernels) {
+  // Every loop nest a kernel; parallel ones take a range.
   SymbolTable symbols(module);
-  SmallVector<LLVM::LLVMFuncOp> functions(module.getOps<LLVM::LLVMFuncOp>());
-  for (LLVM::LLVMFuncOp function : functions) {
-    if (function.isExternal() || function.getSymName() == model.entry)
-      continue;
-    FailureOr<SmallVector<LLVM::LLVMFuncOp>> declarations =
-        getStandaloneDeclarations(function, symbols);
-    if (failed(declarations))
-      continue;
-    int64_t work = model.work.lookup(function.getSymName());
-    bool inParts = parallel.threads > 1 && work >= options.parallelWork &&
-                   model.ranged.contains(function.getSymName()) &&
-                   takesRange(function);
-    std::string text = getKernelText(function, *declarations);
-    if (inParts)
-      text += "\n// in parts";
-    std::unique_ptr<Kernel> &kernel = kernels[text];
+  SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
+  OutlineOptions outlining;
+  outlining.rangeArguments = true;
+  SmallVector<OutlinedKernel> outlined;
+  for (func::FuncOp function : functions)
+    outlineLoopNests(function, symbols, outlining, &outlined);
+
+  // Found by the text of their loops; a kernel compiled before (or by a
+  // model earlier in this batch, or earlier in this model) becomes a
+  // declaration, the rest are lowered with the model.
+  llvm::StringMap<Kernel *> found;
+  for (OutlinedKernel &outlinedKernel : outlined) {
+    func::FuncOp function = outlinedKernel.kernel;
+    std::unique_ptr<Kernel> &kernel = kernels[getKernelText(function)];
     if (kernel) {
       ++statistics.kernelsReused;
+      function.getBody().dropAllReferences();
+      function.getBody().getBlocks().clear();
     } else {
+      int64_t work = estimateExecutedOps(function);
       kernel = std::make_unique<Kernel>();
       kernel->symbol = ("amp_k" + Twine(kernels.size()) + "_" +
                         function.getSymName())
                            .str();
-      // A module of its own: the declarations and the function under its
-      // new name, visible to the JITDylib.
-      OpBuilder builder(module.getContext());
-      OwningOpRef<ModuleOp> alone = ModuleOp::create(function.getLoc());
-      builder.setInsertionPointToEnd(alone->getBody());
-      for (LLVM::LLVMFuncOp declaration : *declarations)
-        builder.clone(*declaration);
-      auto copy = cast<LLVM::LLVMFuncOp>(builder.clone(*function));
-      copy.setSymName(kernel->symbol);
-      copy.setLinkage(LLVM::Linkage::External);
-      copy.setVisibility_(LLVM::Visibility::Default);
-      copy->removeAttr(SymbolTable::getVisibilityAttrName());
-      if (inParts) {
-        kernel->partSymbol = kernel->symbol + ".part";
-        addPartWrapper(copy, kernel->partSymbol);
-        ++statistics.kernelsInParts;
-      }
-      kernel->job = std::make_unique<CompileJob>();
-      kernel->job->context = std::make_unique<llvm::LLVMContext>();
-      kernel->job->module =
-          translateModuleToLLVMIR(*alone, *kernel->job->context);
-      kernel->job->optLevel =
-          work < options.smallWork ? 0 : options.optLevel;
+      kernel->optLevel = work < options.smallWork && !callsMath(function)
+                             ? 0
+                             : options.optLevel;
+      kernel->inParts = outlinedKernel.hasRange && parallel.threads > 1 &&
+                        work >= options.parallelWork;
       newKernels.push_back(kernel.get());
       ++statistics.kernelsCompiled;
     }
-    plan.kernels.push_back({function.getSymName().str(), kernel.get()});
-    if (inParts) {
-      std::string partName = (function.getSymName() + ".part").str();
-      callInParts(module, function, partName);
-      plan.parts.push_back({partName, kernel.get()});
+    found[function.getSymName()] = kernel.get();
+  }
+  return found;
+}
+
+LogicalResult
+KernelCache::State::moveKernels(ModuleOp module,
+                                const llvm::StringMap<Kernel *> &found,
+                                ModelPlan &plan, std::string &error) {
+  SymbolTable symbols(module);
+  // The new kernels (those with a body) first: each to a module of its own,
+  // with the declarations it calls, under its own name; one that runs in
+  // parts gets its part wrapper there.
+  for (const auto &[name, kernel] : found) {
+    auto function = symbols.lookup<LLVM::LLVMFuncOp>(name);
+    if (!function) {
+      error = "the lowered model has no kernel @" + name.str();
+      return failure();
     }
-    // A declaration now: the model's JITDylib defines it.
-    function.getBody().dropAllReferences();
-    function.getBody().getBlocks().clear();
+    if (function.isExternal())
+      continue;
+    FailureOr<SmallVector<LLVM::LLVMFuncOp>> declarations =
+        getStandaloneDeclarations(function, symbols);
+    if (failed(declarations)) {
+      error = "kernel @" + name.str() + " calls code of the model";
+      return failure();
+    }
+    OpBuilder builder(module.getContext());
+    OwningOpRef<ModuleOp> alone = ModuleOp::create(function.getLoc());
+    builder.setInsertionPointToEnd(alone->getBody());
+    for (LLVM::LLVMFuncOp declaration : *declarations)
+      builder.clone(*declaration);
+    auto copy = cast<LLVM::LLVMFuncOp>(builder.clone(*function));
+    copy.setSymName(kernel->symbol);
+    copy.setLinkage(LLVM::Linkage::External);
+    copy.setVisibility_(LLVM::Visibility::Default);
+    copy->removeAttr(SymbolTable::getVisibilityAttrName());
+    if (kernel->inParts && takesRange(copy)) {
+      kernel->partSymbol = kernel->symbol + ".part";
+      addPartWrapper(copy, kernel->partSymbol);
+      ++statistics.kernelsInParts;
+    }
+    kernel->job = std::make_unique<CompileJob>();
+    kernel->job->optLevel = kernel->optLevel;
+    kernel->job->context = std::make_unique<llvm::LLVMContext>();
+    kernel->job->module =
+        translateModuleToLLVMIR(*alone, *kernel->job->context);
+    if (!kernel->job->module) {
+      error = "cannot translate kernel @" + name.str() + " to LLVM IR";
+      return failure();
+    }
+  }
+  // Then every kernel is a declaration, which the model's JITDylib
+  // defines; the calls of one that runs in parts go through
+  // amp_parallel_for.
+  for (const auto &[name, kernel] : found) {
+    auto function = symbols.lookup<LLVM::LLVMFuncOp>(name);
+    plan.kernels.push_back({name.str(), kernel});
+    if (!kernel->partSymbol.empty()) {
+      std::string partName = (name + ".part").str();
+      callInParts(module, function, partName);
+      plan.parts.push_back({partName, kernel});
+    }
+    if (!function.isExternal()) {
+      function.getBody().dropAllReferences();
+      function.getBody().getBlocks().clear();
+    }
     function.setLinkage(LLVM::Linkage::External);
     function.setVisibility_(LLVM::Visibility::Default);
     function->removeAttr(SymbolTable::getVisibilityAttrName());
     function.setDsoLocal(false);
   }
+  return success();
 }
 
-LogicalResult KernelCache::State::plan(KernelModule &model, ModelPlan &plan,
+LogicalResult KernelCache::State::plan(CompileRequest &request,
+                                       ModelPlan &plan,
                                        std::vector<Kernel *> &newKernels,
                                        std::string &error) {
-  ModuleOp module = *model.module;
+  ModuleOp module = *request.module;
+  auto entryFn = module.lookupSymbol<func::FuncOp>(request.entry);
+  if (!entryFn || entryFn.isExternal()) {
+    error = "the " + request.what + " model has no @" + request.entry;
+    return failure();
+  }
+  plan.signature = getFunctionSignature(entryFn);
+  std::string cannotLower = "cannot lower the " + request.what +
+                            " model for the CPU (see the diagnostics above)";
+
+  // Loops, kernels, the rest of the lowering.
+  PassManager toLoops(module.getContext());
+  buildCpuLoweringToLoops(toLoops, /*parallelLoops=*/true);
+  if (failed(toLoops.run(module))) {
+    error = cannotLower;
+    return failure();
+  }
+  llvm::StringMap<Kernel *> found = findKernels(module, newKernels);
+  int64_t work = 0;
+  for (auto function : module.getOps<func::FuncOp>())
+    if (!function.isExternal())
+      work += estimateExecutedOps(function);
+  PassManager toLLVM(module.getContext());
+  buildCpuLoweringToLLVM(toLLVM);
+  if (failed(toLLVM.run(module)) || failed(verifyLoweredForCpu(module))) {
+    error = cannotLower;
+    return failure();
+  }
+  stripProbeAttributes(module);
+
   storeWeights(module, plan);
-  findKernels(model, plan, newKernels);
-  for (Kernel *kernel : newKernels)
-    if (kernel->job && !kernel->job->module) {
-      error = "cannot translate kernel " + kernel->symbol + " to LLVM IR";
-      return failure();
-    }
+  if (failed(moveKernels(module, found, plan, error)))
+    return failure();
 
   // What is left: the entry, functions that are not kernels, small globals.
-  int64_t work = 0;
-  for (auto function : module.getOps<LLVM::LLVMFuncOp>())
-    if (!function.isExternal())
-      work += model.work.lookup(function.getSymName());
   plan.job.optLevel = work < options.smallWork ? 0 : options.optLevel;
   plan.job.context = std::make_unique<llvm::LLVMContext>();
   plan.job.module = translateModuleToLLVMIR(module, *plan.job.context);
   if (!plan.job.module) {
-    error = "cannot translate the model to LLVM IR";
+    error = "cannot translate the " + request.what + " model to LLVM IR";
     return failure();
   }
-  llvm::Function *entry = plan.job.module->getFunction(model.entry);
+  llvm::Function *entry = plan.job.module->getFunction(request.entry);
   if (!entry || entry->isDeclaration()) {
-    error = "the lowered model has no @" + model.entry;
+    error = "the lowered " + request.what + " model has no @" + request.entry;
     return failure();
   }
   addPackedWrapper(*plan.job.module, *entry);
@@ -611,10 +495,10 @@ LogicalResult KernelCache::State::plan(KernelModule &model, ModelPlan &plan,
 //===----------------------------------------------------------------------===//
 
 llvm::Expected<std::vector<std::unique_ptr<JitFunction>>>
-KernelCache::compile(MutableArrayRef<KernelModule> models) {
+KernelCache::compile(MutableArrayRef<CompileRequest> requests) {
   auto start = std::chrono::steady_clock::now();
   State &s = *state;
-  std::vector<ModelPlan> plans(models.size());
+  std::vector<ModelPlan> plans(requests.size());
   std::vector<Kernel *> newKernels;
   auto forgetNew = [&] {
     // Kernels that were not compiled must not be found later.
@@ -625,9 +509,9 @@ KernelCache::compile(MutableArrayRef<KernelModule> models) {
           break;
         }
   };
-  for (auto [model, plan] : llvm::zip(models, plans)) {
+  for (auto [request, plan] : llvm::zip(requests, plans)) {
     std::string error;
-    if (failed(s.plan(model, plan, newKernels, error))) {
+    if (failed(s.plan(request, plan, newKernels, error))) {
       forgetNew();
       return llvm::createStringError(error);
     }
@@ -676,7 +560,7 @@ KernelCache::compile(MutableArrayRef<KernelModule> models) {
   std::vector<std::unique_ptr<JitFunction>> functions;
   llvm::orc::MangleAndInterner mangle(s.jit->getExecutionSession(),
                                       s.jit->getDataLayout());
-  for (auto [model, plan] : llvm::zip(models, plans)) {
+  for (auto [request, plan] : llvm::zip(requests, plans)) {
     auto dylib =
         s.jit->createJITDylib("amp-model-" + std::to_string(s.nextModel++));
     if (!dylib)
@@ -704,11 +588,11 @@ KernelCache::compile(MutableArrayRef<KernelModule> models) {
     if (llvm::Error error =
             s.jit->addObjectFile(*dylib, std::move(plan.job.object)))
       return std::move(error);
-    auto packed = s.jit->lookup(*dylib, "_mlir_" + model.entry);
+    auto packed = s.jit->lookup(*dylib, "_mlir_" + request.entry);
     if (!packed)
       return packed.takeError();
     functions.push_back(JitFunction::fromCode(
-        packed->toPtr<void (*)(void **)>(), model.signature, code,
+        packed->toPtr<void (*)(void **)>(), plan.signature, code,
         plan.reentrant));
     ++s.statistics.modelsCompiled;
   }
