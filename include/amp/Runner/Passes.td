@@ -171,8 +171,9 @@ def AmpOutlineKernelsPass : Pass<"amp-outline-kernels", "::mlir::ModuleOp"> {
     The kernel's body is the loop nest and its constants alone, so two nests
     that compute the same thing on arguments of the same types give kernels
     identical but for their names: `amp-tune` compiles each kernel once and
-    finds it again in later trials (its kernel cache) by its text. It runs
-    this pass in its CPU lowering after `convert-linalg-to-loops`.
+    finds it again in later trials (its kernel cache) by its text. amp-run
+    and amp-tune outline their models this way after
+    `convert-linalg-to-loops` (`runCpuLowering` in CpuLowering.h).
 
     A nest stays where it is if it has results (a loop carrying values out)
     or references a symbol (a call, a global): its kernel would not stand
