@@ -6,14 +6,21 @@
 #
 # ===------------------------------------------------------------------------===#
 #
-# Runs `amp-tune --randomize-weights --json` on every corpus model for each
-# tolerance and writes a table (model x tolerance: ops that can run in 16
-# bits, ops kept in FP32, ops in 16 bits after tuning, rel_l2 of the plain
-# conversion and of the tuned model, trials, wall time) to
-# bench/results/tuning.md, with the command and the machine.
+# Runs `amp-tune --randomize-weights --json` on every corpus model, and on a
+# ResNet-50 v1 NHWC at 224x224 written by resnet50_nhwc.py (weights drawn
+# with --seed 7), for each tolerance, and writes a table (model x tolerance:
+# input shapes, ops that can run in 16 bits, ops kept in FP32, ops in 16 bits
+# after tuning, rel_l2 of the plain conversion and of the tuned model,
+# trials, kernels compiled and reused, wall time) to
+# bench/results/tuning.md, with the command, the machine and its load.
 #
-#   bench/tuning/run.py [--build build] [--tolerances rel_l2=1e-3,rel_l2=3e-4]
+#   bench/tuning/run.py [--build build] [--before OLD/bin/amp-tune]
+#                       [--tolerances rel_l2=1e-3,rel_l2=3e-4]
 #                       [--models a,b] [--output FILE]
+#
+# With --before, each row is also run with another amp-tune (an older
+# build), whose wall time is the "before" column; the rows say whether both
+# made the same trials with the same errors.
 #
 # Only the Python standard library is used; amp-tune does the work.
 #
@@ -32,18 +39,22 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "bench", "accuracy"))
 from accuracy import MODELS, machine  # noqa: E402  (the same models, options and machine line)
 
+# The generated model: (name, generator arguments, amp-tune options).
+RESNET50_NHWC = ("resnet50-nhwc-224", ["--size", "224"], ["--seed=7"])
 
-def tune(build, path, extra, tolerance):
+
+def tune(amp_tune, path, extra, tolerance):
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [os.path.join(build, "bin", "amp-tune"), path,
-               "--randomize-weights", "--tolerance=" + tolerance, "--json",
-               "--quiet", "-o", os.path.join(tmp, "tuned.mlir")] + extra
+        cmd = [amp_tune, path, "--randomize-weights",
+               "--tolerance=" + tolerance, "--json", "--quiet", "-o",
+               os.path.join(tmp, "tuned.mlir")] + extra
         start = time.monotonic()
         proc = subprocess.run(cmd, capture_output=True, text=True)
         wall = time.monotonic() - start
     if proc.returncode != 0:
         lines = [l for l in proc.stderr.splitlines() if "error" in l]
-        return {"error": (lines or ["exit %d" % proc.returncode])[0]}
+        return {"error": (lines or ["exit %d" % proc.returncode])[0],
+                "wall": wall}
     data = json.loads(proc.stdout)
     data["wall"] = wall
     return data
@@ -53,57 +64,117 @@ def fmt(x):
     return "-" if x is None else "%.3g" % x
 
 
+def trial_errors(result):
+    return [(t["kept_fp32"], t["rel_l2"]) for t in result.get("trials", [])]
+
+
+def commit_of(path):
+    """The commit and state of the checkout that holds `path`."""
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        head = subprocess.run(["git", "-C", folder, "rev-parse", "--short",
+                               "HEAD"], capture_output=True, text=True,
+                              check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", folder, "status", "--porcelain",
+                                "--untracked-files=no"], capture_output=True,
+                               text=True).stdout.strip()
+        return head + (" (with local changes)" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--before", default="",
+                        help="an older amp-tune to compare with")
     parser.add_argument("--tolerances", default="rel_l2=1e-3,rel_l2=3e-4")
     parser.add_argument("--models", default="")
     parser.add_argument("--output", default="")
     args = parser.parse_args()
+    amp_tune = os.path.join(args.build, "bin", "amp-tune")
     tolerances = args.tolerances.split(",")
     chosen = set(args.models.split(",")) if args.models else None
+
+    generated = tempfile.TemporaryDirectory()
+    models = [(name, os.path.join(ROOT, "third_party", "corpus", rel), extra)
+              for name, rel, extra, _ in MODELS]
+    name, gen_args, extra = RESNET50_NHWC
+    path = os.path.join(generated.name, name + ".mlir")
+    subprocess.run([sys.executable, os.path.join(ROOT, "bench", "tuning",
+                                                 "resnet50_nhwc.py"),
+                    "-o", path] + gen_args, check=True)
+    models.append((name, path, extra))
+
+    load_start = os.getloadavg()
+    started = time.monotonic()
     rows = []
-    for name, rel, extra, _ in MODELS:
+    for name, path, extra in models:
         if chosen and name not in chosen:
             continue
-        path = os.path.join(ROOT, "third_party", "corpus", rel)
         for tolerance in tolerances:
-            r = tune(args.build, path, extra, tolerance)
+            before = tune(args.before, path, extra, tolerance) \
+                if args.before else None
+            r = tune(amp_tune, path, extra, tolerance)
+            before_s = "-" if before is None else "%.1f" % before["wall"]
+            if before is not None and "error" in before:
+                before_s += " (error)"
             if "error" in r:
-                rows.append("| %s | %s | error: %s |||||||" %
-                            (name, tolerance, r["error"]))
+                cells = [name, "", tolerance, "error: " + r["error"]] + \
+                    [""] * 7 + [before_s, "%.1f" % r["wall"]]
+                rows.append("| " + " | ".join(cells) + " |")
             else:
                 trials = r["trials"]
                 plain = trials[0]["rel_l2"]
-                chosen_trial = [t for t in trials if t["meets"] and
-                                t["kept_fp32"] == r["kept_fp32"]]
-                tuned = chosen_trial[-1]["rel_l2"] if chosen_trial else None
-                rows.append("| %s | %s | %d | %d | %d | %s | %s | %d | %.1f |" % (
-                    name, tolerance, r["candidates"], r["kept_fp32"],
-                    r["ops_16bit"], fmt(plain), fmt(tuned), len(trials),
-                    r["wall"]))
+                tuned = r.get("rel_l2")
+                same = "-"
+                if before is not None and "error" not in before:
+                    same = "yes" if trial_errors(before) == trial_errors(r) \
+                        else "no"
+                rows.append(
+                    "| %s | %s | %s | %d | %d | %d | %s | %s | %d | %d / %d | "
+                    "%s | %s | %.1f |" % (
+                        name, ", ".join(r.get("inputs", [])), tolerance,
+                        r["candidates"], r["kept_fp32"], r["ops_16bit"],
+                        fmt(plain), fmt(tuned), len(trials),
+                        r.get("kernels_compiled", 0),
+                        r.get("kernels_reused", 0), same, before_s,
+                        r["wall"]))
             print(rows[-1], file=sys.stderr, flush=True)
+    load_end = os.getloadavg()
+    total = time.monotonic() - started
+
     out = []
     out.append("# amp-tune on the corpus\n")
-    out.append("Machine: %s. Date: %s. Command: "
-               "`bench/tuning/run.py --tolerances %s`: `amp-tune MODEL "
-               "--randomize-weights --tolerance=T --json` per model and "
-               "tolerance (one random sample, the default f16 conversion, "
-               "trials compiled at -O0, up to 8 greedy trials after the "
-               "bisection).\n" % (
-                   machine(), datetime.date.today().isoformat(),
-                   args.tolerances))
-    out.append("Columns: *candidates*, the ops the plain conversion runs in "
-               "16 bits; *kept*, the ops amp-tune annotates to stay in FP32; "
-               "*16-bit after*, the candidates still in 16 bits in the tuned "
-               "conversion (keeping one op in FP32 can pull neighbours that "
-               "follow it along); *rel_l2 plain / tuned*, the largest "
-               "relative L2 error over the outputs; *trials* includes the "
-               "measuring run; *seconds*, wall time of the whole amp-tune "
-               "run (parsing, reference, probes, trials).\n")
-    out.append("| model | tolerance | candidates | kept | 16-bit after | "
-               "rel_l2 plain | rel_l2 tuned | trials | seconds |")
-    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    out.append(
+        "Machine: %s. Date: %s. amp-tune at commit %s%s. Load average (1, 5, "
+        "15 min) %.1f, %.1f, %.1f at the start and %.1f, %.1f, %.1f at the "
+        "end (%.0f s in all): the machine was shared, so the times are upper "
+        "bounds. Command: `bench/tuning/run.py --tolerances %s%s`: "
+        "`amp-tune MODEL --randomize-weights --tolerance=T --json` per model "
+        "and tolerance (one random sample, the default f16 conversion, up to "
+        "8 greedy trials after the bisection).\n" % (
+            machine(), datetime.date.today().isoformat(), commit_of(amp_tune),
+            "" if not args.before else
+            ", before: amp-tune at commit %s" % commit_of(args.before),
+            *load_start, *load_end, total, args.tolerances,
+            "" if not args.before else " --before OLD/bin/amp-tune"))
+    out.append(
+        "Columns: *input*, the shapes of the entry's arguments; "
+        "*candidates*, the ops the plain conversion runs in 16 bits; "
+        "*kept*, the ops amp-tune annotates to stay in FP32; *16-bit after*, "
+        "the candidates still in 16 bits in the tuned conversion (keeping "
+        "one op in FP32 can pull neighbours that follow it along); *rel_l2 "
+        "plain / tuned*, the largest relative L2 error over the outputs; "
+        "*trials* includes the measuring run; *kernels*, compiled / found "
+        "compiled in the kernel cache; *same*, whether the run before made "
+        "the same trials with the same errors, digit for digit; *before* and "
+        "*after*, wall time of the whole amp-tune run in seconds (parsing, "
+        "reference, probes, trials).\n")
+    out.append("| model | input | tolerance | candidates | kept | "
+               "16-bit after | rel_l2 plain | rel_l2 tuned | trials | "
+               "kernels | same | before (s) | after (s) |")
+    out.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|")
     out.extend(rows)
     text = "\n".join(out) + "\n"
     target = args.output or (os.path.join(ROOT, "bench", "results",

@@ -12,6 +12,7 @@
 
 #include "amp/Runner/CpuLowering.h"
 
+#include "amp/Runner/KernelOutlining.h"
 #include "amp/Runner/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -51,7 +52,8 @@
 
 using namespace mlir;
 
-void mlir::amp::runner::buildCpuLoweringPipeline(OpPassManager &pm) {
+void mlir::amp::runner::buildCpuLoweringToLoops(OpPassManager &pm,
+                                                bool parallelLoops) {
   // 1. Everything into linalg.generic, with loops in a cache-friendly order.
   OpPassManager &tosa = pm.nest<func::FuncOp>();
   tosa.addPass(tosa::createTosaToLinalgNamed());
@@ -72,8 +74,15 @@ void mlir::amp::runner::buildCpuLoweringPipeline(OpPassManager &pm) {
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
 
-  // 3. Loops and control flow.
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // 3. Loops (scf.parallel for parallel dimensions if asked: scf-to-cf
+  // makes the same loops of them), then control flow.
+  if (parallelLoops)
+    pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  else
+    pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+}
+
+void mlir::amp::runner::buildCpuLoweringToLLVM(OpPassManager &pm) {
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
@@ -97,6 +106,37 @@ void mlir::amp::runner::buildCpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::amp::runner::buildCpuLoweringPipeline(OpPassManager &pm) {
+  buildCpuLoweringToLoops(pm);
+  buildCpuLoweringToLLVM(pm);
+}
+
+LogicalResult mlir::amp::runner::runCpuLowering(ModuleOp module,
+                                               TimingScope &timing) {
+  PassManager toLoops(module.getContext());
+  buildCpuLoweringToLoops(toLoops);
+  toLoops.enableTiming(timing);
+  if (failed(toLoops.run(module)))
+    return failure();
+  SymbolTable symbols(module);
+  SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
+  SmallVector<OutlinedKernel> kernels;
+  for (func::FuncOp function : functions)
+    outlineLoopNests(function, symbols, OutlineOptions(), &kernels);
+  SmallVector<std::string> names;
+  for (OutlinedKernel &kernel : kernels)
+    names.push_back(kernel.kernel.getSymName().str());
+  PassManager toLLVM(module.getContext());
+  buildCpuLoweringToLLVM(toLLVM);
+  toLLVM.enableTiming(timing);
+  if (failed(toLLVM.run(module)) || failed(verifyLoweredForCpu(module)))
+    return failure();
+  for (const std::string &name : names)
+    if (auto kernel = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+      kernel.setNoInline(true);
+  return success();
 }
 
 LogicalResult mlir::amp::runner::verifyLoweredForCpu(ModuleOp module) {

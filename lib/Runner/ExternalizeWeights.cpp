@@ -11,10 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "amp/Runner/InitializerBytes.h"
 #include "amp/Runner/Passes.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -29,45 +29,6 @@ namespace amp {
 using namespace mlir;
 
 namespace {
-
-/// The bytes of a dense initializer, splats expanded, or failure with a
-/// reason.
-FailureOr<std::vector<char>> initializerBytes(ElementsAttr value,
-                                              std::string &why) {
-  auto type = cast<ShapedType>(value.getType());
-  unsigned bits = type.getElementTypeBitWidth();
-  if (bits % 8 != 0) {
-    why = "its elements are not whole bytes";
-    return failure();
-  }
-  size_t elementBytes = bits / 8;
-  size_t total = type.getNumElements() * elementBytes;
-  if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
-    ArrayRef<char> raw = dense.getRawData();
-    if (!dense.isSplat())
-      return std::vector<char>(raw.begin(), raw.end());
-    std::vector<char> bytes(total);
-    for (size_t at = 0; at < total; at += elementBytes)
-      std::copy(raw.begin(), raw.begin() + elementBytes, bytes.begin() + at);
-    return bytes;
-  }
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob) {
-      why = "its data is not in the module (an elided dense_resource)";
-      return failure();
-    }
-    ArrayRef<char> raw = blob->getData();
-    if (raw.size() != total) {
-      why = "its resource holds " + std::to_string(raw.size()) +
-            " bytes, not the " + std::to_string(total) + " of its type";
-      return failure();
-    }
-    return std::vector<char>(raw.begin(), raw.end());
-  }
-  why = "its initializer is not a dense elements attribute";
-  return failure();
-}
 
 /// A symbol name as GNU as reads it: quoted, with quotes and backslashes
 /// escaped.
@@ -140,10 +101,13 @@ struct AmpExternalizeWeightsPass
     uint64_t offset = 0;
     for (auto [global, value] : globals) {
       std::string why;
-      FailureOr<std::vector<char>> bytes = initializerBytes(value, why);
-      if (failed(bytes))
+      FailureOr<uint64_t> size =
+          amp::runner::getInitializerByteSize(value, why);
+      if (failed(size))
         return global.emitError() << "cannot move the initializer of @"
                                   << global.getSymName() << " out: " << why;
+      std::vector<char> bytes(*size);
+      amp::runner::copyInitializerBytes(value, bytes.data());
       uint64_t alignment = std::max<uint64_t>(64, global.getAlignment()
                                                       ? *global.getAlignment()
                                                       : 0);
@@ -156,19 +120,19 @@ struct AmpExternalizeWeightsPass
              << "\t.globl " << symbol << "\n"
              << "\t.hidden " << symbol << "\n"
              << "\t.type " << symbol << ", @object\n"
-             << "\t.size " << symbol << ", " << bytes->size() << "\n"
+             << "\t.size " << symbol << ", " << bytes.size() << "\n"
              << symbol << ":\n"
              << "\t.incbin " << asmSymbol(binPath) << ", " << offset << ", "
-             << bytes->size() << "\n";
-      bin.write(bytes->data(), bytes->size());
-      offset += bytes->size();
+             << bytes.size() << "\n";
+      bin.write(bytes.data(), bytes.size());
+      offset += bytes.size();
 
       global.removeValueAttr();
       global.setLinkage(LLVM::Linkage::External);
       global.setVisibility_(LLVM::Visibility::Hidden);
       global.setDsoLocal(true);
       ++numExternalized;
-      numBytes += bytes->size();
+      numBytes += bytes.size();
     }
     source << "\t.section .note.GNU-stack,\"\",@progbits\n";
     if (bin.has_error())

@@ -86,7 +86,8 @@ static func::FuncOp declareProbe(ModuleOp module, StringRef name,
 }
 
 void mlir::amp::runner::insertProbes(ModuleOp module,
-                                     ArrayRef<ProbePoint> points) {
+                                     ArrayRef<ProbePoint> points,
+                                     int64_t firstId) {
   OpBuilder b(module.getContext());
   for (auto [id, p] : llvm::enumerate(points)) {
     Value value = p.op->getResult(p.result);
@@ -103,8 +104,8 @@ void mlir::amp::runner::insertProbes(ModuleOp module,
         declareProbe(module, element.isF64() ? kProbeF64 : kProbeF32, element);
     Value unranked =
         tensor::CastOp::create(b, loc, UnrankedTensorType::get(element), value);
-    Value idValue = arith::ConstantIntOp::create(b, loc, b.getI64Type(),
-                                                 static_cast<int64_t>(id));
+    Value idValue = arith::ConstantIntOp::create(
+        b, loc, b.getI64Type(), firstId + static_cast<int64_t>(id));
     func::CallOp::create(b, loc, probeFn, ValueRange{idValue, unranked});
   }
 }
@@ -121,8 +122,15 @@ ProbeSink::~ProbeSink() {
     activeSink = nullptr;
 }
 
+void ProbeSink::activate() { activeSink = this; }
+
 std::vector<std::pair<std::string, void *>> ProbeSink::symbols() {
-  activeSink = this;
+  activate();
+  return getProbeSymbols();
+}
+
+std::vector<std::pair<std::string, void *>>
+mlir::amp::runner::getProbeSymbols() {
   return {{("_mlir_ciface_" + kProbeF32).str(),
            reinterpret_cast<void *>(&ampProbeF32)},
           {("_mlir_ciface_" + kProbeF64).str(),

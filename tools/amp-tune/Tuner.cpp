@@ -112,45 +112,52 @@ mlir::amp::tune::findLowOps(ModuleOp converted,
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Stores what the reference's probes see, then compares the converted
-/// model's probes with it, per probe id over every call and sample.
+/// Stores what the probes of the reference (ids [0, n)) and of the
+/// converted model (ids [n, 2n)) see in one sample, then compares probe i
+/// with probe n + i over every call, accumulated over the samples. The two
+/// models may run at once: each id is written by one of them only.
 class ErrorProbes : public ProbeSink {
 public:
   explicit ErrorProbes(size_t numProbes)
-      : stored(numProbes), next(numProbes), sums(numProbes) {}
+      : numProbes(numProbes), stored(2 * numProbes), sums(numProbes) {}
 
-  enum class Mode { Record, Compare };
-  /// Starts a sample: forget what was recorded (Record) or rewind (Compare).
-  void start(Mode newMode) {
-    mode = newMode;
-    std::fill(next.begin(), next.end(), 0);
-    if (mode == Mode::Record)
-      for (auto &calls : stored)
-        calls.clear();
+  /// Forgets what the last sample's runs recorded.
+  void start() {
+    for (auto &calls : stored)
+      calls.clear();
   }
 
   void observe(int64_t id, ArrayRef<double> values) override {
     if (id < 0 || static_cast<size_t>(id) >= stored.size())
       return;
-    if (mode == Mode::Record) {
-      stored[id].emplace_back(values.begin(), values.end());
-      return;
-    }
-    size_t call = next[id]++;
-    if (call >= stored[id].size() || stored[id][call].size() != values.size())
-      return;
-    const std::vector<float> &ref = stored[id][call];
-    Sums &s = sums[id];
-    for (size_t i = 0, e = values.size(); i < e; ++i) {
-      double r = ref[i], t = values[i];
-      if (!std::isfinite(r))
-        continue;
-      if (!std::isfinite(t)) {
-        ++s.nonfinite;
-        continue;
+    stored[id].emplace_back(values.begin(), values.end());
+  }
+
+  /// Adds the differences of this sample's runs to the sums.
+  void compare() {
+    for (size_t id = 0; id < numProbes; ++id) {
+      const auto &referenceCalls = stored[id];
+      const auto &convertedCalls = stored[numProbes + id];
+      Sums &s = sums[id];
+      for (size_t call = 0, e = std::min(referenceCalls.size(),
+                                         convertedCalls.size());
+           call < e; ++call) {
+        const std::vector<float> &ref = referenceCalls[call];
+        const std::vector<float> &test = convertedCalls[call];
+        if (ref.size() != test.size())
+          continue;
+        for (size_t i = 0, n = ref.size(); i < n; ++i) {
+          double r = ref[i], t = test[i];
+          if (!std::isfinite(r))
+            continue;
+          if (!std::isfinite(t)) {
+            ++s.nonfinite;
+            continue;
+          }
+          s.diff += (t - r) * (t - r);
+          s.ref += r * r;
+        }
       }
-      s.diff += (t - r) * (t - r);
-      s.ref += r * r;
     }
   }
 
@@ -171,9 +178,8 @@ private:
     double diff = 0, ref = 0;
     int64_t nonfinite = 0;
   };
-  Mode mode = Mode::Record;
+  size_t numProbes;
   std::vector<std::vector<std::vector<float>>> stored; // id, call, element
-  std::vector<size_t> next;
   std::vector<Sums> sums;
 };
 
@@ -191,66 +197,23 @@ Tuner::Tuner(ModuleOp prepared, const PreparedModel &model,
              ArrayRef<Operation *> pristineOps, const TunerConfig &config,
              llvm::raw_ostream &log, llvm::raw_ostream &errs)
     : prepared(prepared), model(model), pristineOps(pristineOps),
-      config(config), log(log), errs(errs) {}
+      config(config), log(log), errs(errs),
+      builder(prepared, model, config.trials, errs) {}
 
-FailureOr<OwningOpRef<ModuleOp>>
-Tuner::convert(const llvm::DenseSet<unsigned> &keep, StringRef what) {
-  OwningOpRef<ModuleOp> module = prepared.clone();
+Tuner::~Tuner() = default;
+
+std::vector<OpAnnotation>
+Tuner::keepInFP32(const llvm::DenseSet<unsigned> &keep) {
   MLIRContext *ctx = prepared.getContext();
+  auto name = StringAttr::get(ctx, AmpDialect::ColorAttrHelper::getNameStr());
   auto red = ColorAttr::get(ctx, Color::red);
-  AmpDialect::ColorAttrHelper helper(ctx);
-  if (!keep.empty())
-    forEachBodyOp(*module, [&](Operation *op) {
-      if (std::optional<unsigned> tag = getTag(op); tag && keep.contains(*tag))
-        helper.setAttr(op, red);
-    });
-  PassManager pm(ctx);
-  if (failed(parsePipeline(config.pipeline, pm, "--pipeline", errs)))
-    return failure();
-  if (failed(pm.run(*module))) {
-    errs << "amp-tune: error: the conversion pipeline '" << config.pipeline
-         << "' failed on " << what << " (see the diagnostics above)\n";
-    return failure();
-  }
-  auto entry = module->lookupSymbol<func::FuncOp>(model.entryName);
-  if (!entry || entry.isExternal() || failed(verifyRunnableSignature(entry))) {
-    errs << "amp-tune: error: the conversion pipeline removed @"
-         << model.entryName << " or made it unrunnable\n";
-    return failure();
-  }
-  FunctionSignature signature = getFunctionSignature(entry);
-  if (signature.arguments.size() != model.signature.arguments.size() ||
-      signature.results.size() != model.signature.results.size()) {
-    errs << "amp-tune: error: the conversion pipeline changed the number of "
-            "arguments or results of @"
-         << model.entryName << "\n";
-    return failure();
-  }
-  return module;
-}
-
-FailureOr<std::unique_ptr<JitFunction>>
-Tuner::compile(ModuleOp module, StringRef what,
-               std::vector<std::pair<std::string, void *>> symbols) {
-  auto entry = module.lookupSymbol<func::FuncOp>(model.entryName);
-  FunctionSignature signature = getFunctionSignature(entry);
-  DefaultTimingManager timingManager;
-  TimingScope timing = timingManager.getRootScope();
-  if (failed(lowerForCpu(module, what, timing, errs)))
-    return failure();
-  if (!symbols.empty())
-    stripProbeAttributes(module);
-  SmallVector<StringRef> libs;
-  for (const std::string &lib : config.sharedLibs)
-    libs.push_back(lib);
-  auto fn = JitFunction::create(module, model.entryName, signature, libs,
-                                config.optLevel, symbols);
-  if (!fn) {
-    errs << "amp-tune: error: cannot compile the " << what
-         << " model: " << llvm::toString(fn.takeError()) << "\n";
-    return failure();
-  }
-  return std::move(*fn);
+  std::vector<OpAnnotation> annotations;
+  for (unsigned tag : keep)
+    annotations.push_back({tag, name, red});
+  llvm::sort(annotations, [](const OpAnnotation &a, const OpAnnotation &b) {
+    return a.tag < b.tag;
+  });
+  return annotations;
 }
 
 Trial Tuner::evaluate(ArrayRef<std::vector<HostTensor>> outputs) {
@@ -297,31 +260,38 @@ LogicalResult Tuner::checkReference() {
 FailureOr<Trial> Tuner::trial(const llvm::DenseSet<unsigned> &keep,
                               std::string what) {
   auto start = std::chrono::steady_clock::now();
-  FailureOr<OwningOpRef<ModuleOp>> converted = convert(keep, what);
+  FailureOr<OwningOpRef<ModuleOp>> converted =
+      builder.convert(keepInFP32(keep), what);
   if (failed(converted))
     return failure();
+  double convertSeconds = secondsSince(start);
   unsigned lowOps = findLowOps(**converted, pristineOps).size();
-  FailureOr<std::unique_ptr<JitFunction>> fn =
-      compile(**converted, "converted");
-  if (failed(fn))
+  OwningOpRef<ModuleOp> rebuild;
+  if (builder.checksRebuilds())
+    rebuild = (*converted)->clone();
+  OwningOpRef<ModuleOp> modules[] = {std::move(*converted)};
+  auto functions = builder.compile(modules, {"converted"});
+  if (failed(functions))
     return failure();
-  std::vector<std::vector<HostTensor>> outputs;
-  for (const Sample &sample : model.samples) {
-    std::vector<HostTensor> inputs;
-    for (auto [i, input] : llvm::enumerate(sample.inputs))
-      inputs.push_back(
-          input.convertTo((*fn)->getSignature().arguments[i].kind));
-    FailureOr<VersionRun> run =
-        runVersion(**fn, inputs, 1, "the converted model", errs);
-    if (failed(run))
-      return failure();
-    outputs.push_back(std::move(run->outputs));
-  }
-  Trial result = evaluate(outputs);
+  double compileSeconds = secondsSince(start) - convertSeconds;
+  auto outputs =
+      builder.runSamples(*functions->front(), "the converted model");
+  if (failed(outputs))
+    return failure();
+  double runSeconds = secondsSince(start) - convertSeconds - compileSeconds;
+  if (rebuild && failed(builder.checkRebuild(
+                     std::move(rebuild), *outputs,
+                     llvm::formatv("trial {0} ({1})", trials.size() + 1, what)
+                         .str())))
+    return failure();
+  Trial result = evaluate(*outputs);
   result.low = lowOps;
   result.what = std::move(what);
   result.kept = keep.size();
   result.seconds = secondsSince(start);
+  result.convertSeconds = convertSeconds;
+  result.compileSeconds = compileSeconds;
+  result.runSeconds = runSeconds;
   trials.push_back(result);
   report(result);
   return result;
@@ -345,8 +315,10 @@ llvm::DenseSet<unsigned> Tuner::topK(ArrayRef<Candidate> ranked, unsigned k) {
   return keep;
 }
 
-LogicalResult Tuner::measureSensitivity(ModuleOp converted,
+LogicalResult Tuner::measureSensitivity(OwningOpRef<ModuleOp> converted,
+                                        double convertSeconds,
                                         std::vector<Candidate> &candidates) {
+  auto start = std::chrono::steady_clock::now();
   // The probe points: every float ranked-tensor result of a candidate, in
   // the reference (the prepared module) and in the converted module.
   llvm::DenseMap<unsigned, Operation *> referenceOps, convertedOps;
@@ -364,7 +336,7 @@ LogicalResult Tuner::measureSensitivity(ModuleOp converted,
   };
   OwningOpRef<ModuleOp> reference = prepared.clone();
   collect(*reference, referenceOps);
-  collect(converted, convertedOps);
+  collect(*converted, convertedOps);
 
   std::vector<ProbePoint> referencePoints, convertedPoints;
   std::vector<unsigned> probeCandidate; // probe id -> index in candidates
@@ -410,40 +382,47 @@ LogicalResult Tuner::measureSensitivity(ModuleOp converted,
       push(def);
     }
   }
+  // Both models in one compilation (their new kernels compiled together),
+  // then both on each sample at once: probe ids [0, n) are the
+  // reference's, [n, 2n) the converted model's.
+  size_t numProbes = referencePoints.size();
   insertProbes(*reference, referencePoints);
-  insertProbes(converted, convertedPoints);
-  ErrorProbes probes(referencePoints.size());
-  FailureOr<std::unique_ptr<JitFunction>> referenceFn =
-      compile(*reference, "FP32 (with probes)", probes.symbols());
-  if (failed(referenceFn))
-    return failure();
-  FailureOr<std::unique_ptr<JitFunction>> convertedFn =
-      compile(converted, "converted (with probes)", probes.symbols());
-  if (failed(convertedFn))
-    return failure();
-
-  // Run both on every sample; the reference's outputs are kept for the
-  // trials.
-  auto start = std::chrono::steady_clock::now();
-  std::vector<std::vector<HostTensor>> convertedOutputs;
-  for (const Sample &sample : model.samples) {
-    probes.start(ErrorProbes::Mode::Record);
-    FailureOr<VersionRun> ref =
-        runVersion(**referenceFn, sample.inputs, 1, "the FP32 model", errs);
-    if (failed(ref))
-      return failure();
-    this->reference.push_back(std::move(ref->outputs));
-    std::vector<HostTensor> inputs;
-    for (auto [i, input] : llvm::enumerate(sample.inputs))
-      inputs.push_back(
-          input.convertTo((*convertedFn)->getSignature().arguments[i].kind));
-    probes.start(ErrorProbes::Mode::Compare);
-    FailureOr<VersionRun> run =
-        runVersion(**convertedFn, inputs, 1, "the converted model", errs);
-    if (failed(run))
-      return failure();
-    convertedOutputs.push_back(std::move(run->outputs));
+  insertProbes(*converted, convertedPoints, numProbes);
+  ErrorProbes probes(numProbes);
+  probes.activate();
+  OwningOpRef<ModuleOp> rebuilds[2];
+  if (builder.checksRebuilds()) {
+    rebuilds[0] = reference->clone();
+    rebuilds[1] = converted->clone();
   }
+  OwningOpRef<ModuleOp> modules[] = {std::move(reference),
+                                     std::move(converted)};
+  auto functions = builder.compile(
+      modules, {"FP32 (with probes)", "converted (with probes)"});
+  if (failed(functions))
+    return failure();
+  double compileSeconds = secondsSince(start);
+
+  // The reference's outputs are kept for the trials.
+  std::vector<std::vector<HostTensor>> convertedOutputs;
+  for (size_t s = 0; s < model.samples.size(); ++s) {
+    probes.start();
+    RunRequest requests[] = {{(*functions)[0].get(), s},
+                             {(*functions)[1].get(), s}};
+    auto outputs = builder.run(requests, "the FP32 and converted models");
+    if (failed(outputs))
+      return failure();
+    probes.compare();
+    this->reference.push_back(std::move((*outputs)[0]));
+    convertedOutputs.push_back(std::move((*outputs)[1]));
+  }
+  // (After the comparison: the rebuilt models' probes report too.)
+  if (builder.checksRebuilds() &&
+      (failed(builder.checkRebuild(std::move(rebuilds[0]), this->reference,
+                                   "trial 1 (the FP32 model)")) ||
+       failed(builder.checkRebuild(std::move(rebuilds[1]), convertedOutputs,
+                                   "trial 1 (the converted model)"))))
+    return failure();
 
   // Errors per candidate, then what each adds to the errors of the
   // candidates it reads.
@@ -468,7 +447,10 @@ LogicalResult Tuner::measureSensitivity(ModuleOp converted,
   Trial all = evaluate(convertedOutputs);
   all.what = "every candidate in 16 bits";
   all.low = candidates.size();
-  all.seconds = secondsSince(start);
+  all.convertSeconds = convertSeconds;
+  all.compileSeconds = compileSeconds;
+  all.runSeconds = secondsSince(start) - compileSeconds;
+  all.seconds = convertSeconds + secondsSince(start);
   trials.push_back(all);
   report(all);
   return success();
@@ -478,8 +460,14 @@ FailureOr<TuneResult> Tuner::run() {
   auto start = std::chrono::steady_clock::now();
   TuneResult result;
 
+  if (failed(builder.initialize(getProbeSymbols())))
+    return failure();
+
   // 1. The candidates: ops the unconstrained conversion runs in 16 bits.
-  FailureOr<OwningOpRef<ModuleOp>> converted = convert({}, "the model");
+  auto convertStart = std::chrono::steady_clock::now();
+  FailureOr<OwningOpRef<ModuleOp>> converted =
+      builder.convert({}, "the model");
+  double convertSeconds = secondsSince(convertStart);
   if (failed(converted))
     return failure();
   for (unsigned tag : findLowOps(**converted, pristineOps)) {
@@ -498,7 +486,8 @@ FailureOr<TuneResult> Tuner::run() {
 
   // 2. Sensitivity, with the reference's outputs; the FP32 model must
   // meet the tolerance itself.
-  if (failed(measureSensitivity(**converted, result.candidates)) ||
+  if (failed(measureSensitivity(std::move(*converted), convertSeconds,
+                                result.candidates)) ||
       failed(checkReference()))
     return failure();
   {
@@ -521,8 +510,12 @@ FailureOr<TuneResult> Tuner::run() {
   auto finish = [&](unsigned kept) {
     result.kept = kept;
     for (const Trial &t : trials)
-      if (t.meets && t.kept == kept)
+      if (t.meets && t.kept == kept) {
         result.low = t.low;
+        result.chosen = t;
+      }
+    result.compilation = builder.getStatistics();
+    result.threads = builder.getNumThreads();
     for (const Candidate &c : ArrayRef(result.candidates).take_front(kept))
       result.keptTags.push_back(c.tag);
     result.trials = trials;
@@ -618,7 +611,12 @@ static llvm::json::Value jsonNumber(double value) {
 
 llvm::json::Value mlir::amp::tune::toJson(const TuneResult &result,
                                           StringRef model, StringRef tolerance,
-                                          unsigned samples) {
+                                          unsigned samples,
+                                          const FunctionSignature &inputs) {
+  llvm::json::Array arguments;
+  for (const TensorSignature &argument : inputs.arguments)
+    arguments.push_back(formatShape(argument.shape) + "x" +
+                        stringifyElementKind(argument.kind).str());
   llvm::json::Array trials, kept, candidates;
   for (auto [i, t] : llvm::enumerate(result.trials)) {
     llvm::json::Array failures;
@@ -632,7 +630,10 @@ llvm::json::Value mlir::amp::tune::toJson(const TuneResult &result,
                            {"rel_l2", jsonNumber(t.relL2)},
                            {"meets", t.meets},
                            {"failures", std::move(failures)},
-                           {"seconds", t.seconds}});
+                           {"seconds", t.seconds},
+                           {"convert_seconds", t.convertSeconds},
+                           {"compile_seconds", t.compileSeconds},
+                           {"run_seconds", t.runSeconds}});
   }
   for (auto [i, c] : llvm::enumerate(result.candidates)) {
     llvm::json::Object entry{{"op", c.name},
@@ -646,8 +647,19 @@ llvm::json::Value mlir::amp::tune::toJson(const TuneResult &result,
   double share = result.candidates.empty() ? 0.0
                                            : static_cast<double>(result.low) /
                                                  result.candidates.size();
+  std::optional<double> relL2;
+  if (result.chosen)
+    relL2 = result.chosen->relL2;
+  const runner::KernelCacheStatistics &compilation = result.compilation;
   return llvm::json::Object{
       {"model", model},
+      {"inputs", std::move(arguments)},
+      {"rel_l2", relL2 ? jsonNumber(*relL2) : llvm::json::Value(nullptr)},
+      {"threads", static_cast<int64_t>(result.threads)},
+      {"kernels_compiled", static_cast<int64_t>(compilation.kernelsCompiled)},
+      {"kernels_reused", static_cast<int64_t>(compilation.kernelsReused)},
+      {"kernels_in_parts", static_cast<int64_t>(compilation.kernelsInParts)},
+      {"compile_seconds", compilation.compileSeconds},
       {"tolerance", tolerance},
       {"samples", static_cast<int64_t>(samples)},
       {"candidates", static_cast<int64_t>(result.candidates.size())},

@@ -1,15 +1,15 @@
-//===- Tuner.h - Accuracy-driven search for the ops kept in FP32 -*- C++
-//-*-===//
+//===- Tuner.h - Search for the ops to keep in FP32 -------------*- C++ -*-===//
 //
 // Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //
-// amp-tune's search. The model is parsed once; every trial clones the
-// prepared module, marks the ops it keeps in FP32 (`amp.color = red`), runs
-// the conversion pipeline, compiles the result with the JIT and runs it on
-// every sample, comparing each output with the FP32 reference.
+// amp-tune's search. The model is parsed once; every trial marks the ops it
+// keeps in FP32 (`amp.color = red`) on a copy of the prepared module, which
+// the TrialBuilder converts, compiles (only the kernels no earlier trial
+// had) and runs on every sample; each output is compared with the FP32
+// reference.
 //
 //  1. Candidates: the ops that the unconstrained conversion runs in 16 bits
 //     (found by the op's location, tagged "amp-tune#<index>" before
@@ -30,6 +30,8 @@
 #ifndef AMP_TOOLS_AMP_TUNE_TUNER_H
 #define AMP_TOOLS_AMP_TUNE_TUNER_H
 
+#include "TrialBuilder.h"
+
 #include "amp/Runner/Comparison.h"
 #include "amp/Runner/Tolerance.h"
 #include "amp/Runner/ToolSupport.h"
@@ -48,10 +50,9 @@ namespace tune {
 
 /// What the tuner is asked to do.
 struct TunerConfig {
-  std::string pipeline = "amp-mixed-precision";
+  /// How trials are built (the pipeline among them).
+  TrialOptions trials;
   SmallVector<runner::Bound> tolerance;
-  std::vector<std::string> sharedLibs;
-  unsigned optLevel = 0;
   /// Trials the greedy pass may spend after the bisection.
   unsigned refineTrials = 8;
   bool progress = true;
@@ -75,7 +76,9 @@ struct Trial {
   /// The largest rel_l2 over the outputs, and the broken bounds.
   double relL2 = 0;
   SmallVector<std::string> failures;
-  double seconds = 0;
+  /// Wall time of the trial, and of its steps: the conversion, the
+  /// lowering and compilation, the runs.
+  double seconds = 0, convertSeconds = 0, compileSeconds = 0, runSeconds = 0;
 };
 
 /// The outcome.
@@ -86,6 +89,11 @@ struct TuneResult {
   std::vector<Trial> trials;
   SmallVector<unsigned> keptTags; // what was kept, by tag
   double seconds = 0;
+  /// The trial that kept what was kept and met the tolerance, if any.
+  std::optional<Trial> chosen;
+  /// What the trials' compilations did, on how many threads.
+  runner::KernelCacheStatistics compilation;
+  unsigned threads = 1;
 };
 
 /// Tags every op inside a function of `module` with its pre-order index (a
@@ -109,16 +117,20 @@ public:
   Tuner(ModuleOp prepared, const runner::PreparedModel &model,
         ArrayRef<Operation *> pristineOps, const TunerConfig &config,
         llvm::raw_ostream &log, llvm::raw_ostream &errs);
+  ~Tuner();
 
   /// Runs the whole search. Fails after an error message.
   FailureOr<TuneResult> run();
 
+  /// What the trials' compilations did (kernels compiled and reused).
+  const runner::KernelCacheStatistics &getStatistics() const {
+    return builder.getStatistics();
+  }
+  unsigned getNumThreads() const { return builder.getNumThreads(); }
+
 private:
-  FailureOr<OwningOpRef<ModuleOp>> convert(const llvm::DenseSet<unsigned> &keep,
-                                           StringRef what);
-  FailureOr<std::unique_ptr<runner::JitFunction>>
-  compile(ModuleOp module, StringRef what,
-          std::vector<std::pair<std::string, void *>> symbols = {});
+  /// The annotations of a trial that keeps `keep` in FP32.
+  std::vector<OpAnnotation> keepInFP32(const llvm::DenseSet<unsigned> &keep);
   /// Runs a trial keeping `keep` in FP32 and records it.
   FailureOr<Trial> trial(const llvm::DenseSet<unsigned> &keep,
                          std::string what);
@@ -128,7 +140,10 @@ private:
   /// an error (runner::classifyReference): tuning against it would accept
   /// any conversion.
   LogicalResult checkReference();
-  LogicalResult measureSensitivity(ModuleOp converted,
+  /// Runs the FP32 and the unconstrained conversion (`converted`, which
+  /// took `convertSeconds`) with probes and ranks `candidates`.
+  LogicalResult measureSensitivity(OwningOpRef<ModuleOp> converted,
+                                   double convertSeconds,
                                    std::vector<Candidate> &candidates);
   llvm::DenseSet<unsigned> topK(ArrayRef<Candidate> ranked, unsigned k);
   void report(const Trial &trial);
@@ -138,13 +153,16 @@ private:
   ArrayRef<Operation *> pristineOps;
   const TunerConfig &config;
   llvm::raw_ostream &log, &errs;
+  TrialBuilder builder;
   std::vector<std::vector<runner::HostTensor>> reference; // by sample
   std::vector<Trial> trials;
 };
 
-/// The result as JSON (`amp-tune --json`).
+/// The result as JSON (`amp-tune --json`); `inputs` is the entry's
+/// signature, whose argument types are listed.
 llvm::json::Value toJson(const TuneResult &result, StringRef model,
-                         StringRef tolerance, unsigned samples);
+                         StringRef tolerance, unsigned samples,
+                         const runner::FunctionSignature &inputs);
 
 } // namespace tune
 } // namespace amp

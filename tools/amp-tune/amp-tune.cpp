@@ -75,10 +75,20 @@ struct Options {
       llvm::cl::init(8), llvm::cl::cat(tuningCategory)};
   llvm::cl::opt<unsigned> optLevel{
       "O",
-      llvm::cl::desc("LLVM optimization level of the trials (0-3; 0 "
-                     "compiles fastest, and the models of a tuning run "
-                     "briefly)"),
-      llvm::cl::Prefix, llvm::cl::init(0), llvm::cl::cat(tuningCategory)};
+      llvm::cl::desc("LLVM optimization level of the kernels that do much "
+                     "work (0-3; the others are compiled at -O0)"),
+      llvm::cl::Prefix, llvm::cl::init(2), llvm::cl::cat(tuningCategory)};
+  llvm::cl::opt<unsigned> threads{
+      "jobs",
+      llvm::cl::desc("Threads that compile kernels and run samples (0: one "
+                     "per core)"),
+      llvm::cl::init(0), llvm::cl::cat(tuningCategory)};
+  llvm::cl::opt<bool> checkRebuild{
+      "check-rebuild",
+      llvm::cl::desc("Also compile every trial whole, without the kernel "
+                     "cache, and fail unless its outputs are the same bits "
+                     "(slow; for testing)"),
+      llvm::cl::cat(tuningCategory)};
   llvm::cl::opt<std::string> outputFile{
       "o",
       llvm::cl::desc("Where to write the annotated model (default: standard "
@@ -200,12 +210,14 @@ int main(int argc, char **argv) {
     return kError;
 
   TunerConfig config;
-  config.pipeline = options.pipeline;
-  config.tolerance = *bounds;
-  config.sharedLibs.push_back(AMP_MLIR_C_RUNNER_UTILS);
+  config.trials.pipeline = options.pipeline;
+  config.trials.sharedLibs.push_back(AMP_MLIR_C_RUNNER_UTILS);
   for (const std::string &lib : options.model.sharedLibs)
-    config.sharedLibs.push_back(lib);
-  config.optLevel = options.optLevel;
+    config.trials.sharedLibs.push_back(lib);
+  config.trials.optLevel = options.optLevel;
+  config.trials.threads = options.threads;
+  config.trials.checkRebuild = options.checkRebuild;
+  config.tolerance = *bounds;
   config.refineTrials = options.refineTrials;
   config.progress = !options.quiet;
   if (config.progress)
@@ -237,10 +249,7 @@ int main(int argc, char **argv) {
 
   size_t n = result->candidates.size();
   double share = n ? static_cast<double>(result->low) / n : 0.0;
-  const Trial *chosen = nullptr;
-  for (const Trial &t : result->trials)
-    if (t.meets && t.kept == result->kept)
-      chosen = &t;
+  const Trial *chosen = result->chosen ? &*result->chosen : nullptr;
   if (config.progress) {
     log << llvm::formatv(
         "amp-tune: {0} ops kept in FP32; {1} of the {2} ops that can run in "
@@ -252,15 +261,22 @@ int main(int argc, char **argv) {
          ArrayRef(result->candidates).take_front(result->kept))
       log << llvm::formatv("  FP32: {0} at {1} (adds rel_l2 {2})\n", c.name,
                            c.location, formatMetric(c.sensitivity));
+    const KernelCacheStatistics &compilation = result->compilation;
+    log << llvm::formatv(
+        "amp-tune: {0} kernels compiled ({1} run in parts on the threads), "
+        "{2} found compiled; {3} thread{4}\n",
+        compilation.kernelsCompiled, compilation.kernelsInParts,
+        compilation.kernelsReused, result->threads,
+        result->threads == 1 ? "" : "s");
     if (options.outputFile != "-")
       log << "amp-tune: wrote " << options.outputFile
           << "; the tuned model: amp-opt " << options.outputFile
           << " --pass-pipeline='builtin.module(" << options.pipeline << ")'\n";
   }
   if (!options.report.empty()) {
-    llvm::json::Value tuning = toJson(*result, options.model.inputFile,
-                                      options.tolerance,
-                                      prepared->samples.size());
+    llvm::json::Value tuning =
+        toJson(*result, options.model.inputFile, options.tolerance,
+               prepared->samples.size(), prepared->signature);
     if (chosen && std::isfinite(chosen->relL2))
       tuning.getAsObject()->try_emplace("result_rel_l2", chosen->relL2);
     if (failed(writeTuneReport(*pristine, options.pipeline, std::move(tuning),
@@ -273,7 +289,8 @@ int main(int argc, char **argv) {
     llvm::outs() << llvm::formatv("{0:2}",
                                   toJson(*result, options.model.inputFile,
                                          options.tolerance,
-                                         prepared->samples.size()))
+                                         prepared->samples.size(),
+                                         prepared->signature))
                  << "\n";
   return kSuccess;
 }

@@ -15,6 +15,7 @@
 #define AMP_RUNNER_CPULOWERING_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/Timing.h"
 
 namespace mlir {
 class DialectRegistry;
@@ -39,6 +40,21 @@ namespace runner {
 /// Numerically, a low-precision op computes in f32 and rounds its result,
 /// which is what hardware without native 16-bit arithmetic does too.
 void buildCpuLoweringPipeline(OpPassManager &pm);
+
+/// The pipeline in two halves: steps 1-2 and the conversion of linalg to
+/// loops (with `scf.parallel` for the parallel dimensions if
+/// `parallelLoops`; amp-tune's kernel cache outlines the nests then)...
+void buildCpuLoweringToLoops(OpPassManager &pm, bool parallelLoops = false);
+/// ... and the rest, from the loops to the LLVM dialect.
+void buildCpuLoweringToLLVM(OpPassManager &pm);
+
+/// Lowers `module` with the pipeline, every loop nest directly in a function
+/// outlined after step 3 into a kernel of its own (KernelOutlining.h). The
+/// kernels are never inlined: LLVM compiles each as it would alone, as
+/// amp-tune's kernel cache does, so both give the same bits (inlined, a
+/// kernel's math functions, such as `pow`, may be evaluated differently
+/// where LLVM sees their operands as constants). Fails after diagnostics.
+LogicalResult runCpuLowering(ModuleOp module, TimingScope &timing);
 
 /// Checks that `module` holds only LLVM dialect ops after the pipeline; the
 /// passes leave ops they do not know in place (with unrealized casts

@@ -70,19 +70,32 @@ public:
          ArrayRef<StringRef> sharedLibs, unsigned optLevel,
          ArrayRef<std::pair<std::string, void *>> symbols = {});
 
+  /// The function whose packed wrapper (`_mlir_<name>`, see create) is at
+  /// `packedFn`, in code that `code` keeps alive (amp-tune's kernel cache).
+  /// `reentrant`: the code writes no global, so calls may run at once.
+  static std::unique_ptr<JitFunction> fromCode(void (*packedFn)(void **),
+                                               FunctionSignature signature,
+                                               std::shared_ptr<void> code,
+                                               bool reentrant);
+
   /// Calls the function on copies of `inputs` (the callee may write to its
   /// arguments) and returns its outputs and the time of the call alone.
+  /// Calls of a reentrant function may run on several threads at once.
   llvm::Expected<RunResult> run(ArrayRef<HostTensor> inputs);
 
   const FunctionSignature &getSignature() const { return signature; }
+  bool isReentrant() const { return reentrant; }
 
 private:
   JitFunction(std::unique_ptr<ExecutionEngine> engine,
-              void (*packedFn)(void **), FunctionSignature signature);
+              std::shared_ptr<void> code, void (*packedFn)(void **),
+              FunctionSignature signature, bool reentrant);
 
   std::unique_ptr<ExecutionEngine> engine;
+  std::shared_ptr<void> code;
   void (*packedFn)(void **);
   FunctionSignature signature;
+  bool reentrant;
 };
 
 } // namespace runner

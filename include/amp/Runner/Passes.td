@@ -154,6 +154,81 @@ def AmpExternalizeWeightsPass
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def AmpOutlineKernelsPass : Pass<"amp-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Move every loop nest of a function into a function of its "
+                "own, called in its place";
+  let description = [{
+    Each loop (`scf.for`, `scf.parallel`, `affine.for`, ... any op with the
+    loop interface) directly in the body of a function with a body becomes
+    a private function, a *kernel*, and a `func.call` of it. The values the
+    nest uses from outside become the kernel's arguments, in the order of
+    first use, except constants (ops without operands that are constant
+    like), which are copied into the kernel. Each kernel is named for its
+    function, its position and what its innermost loop computes
+    (`@forward_3_mulf_addf`; `copy` if it only moves data, `fill` if it
+    only stores).
+
+    The kernel's body is the loop nest and its constants alone, so two nests
+    that compute the same thing on arguments of the same types give kernels
+    identical but for their names: `amp-tune` compiles each kernel once and
+    finds it again in later trials (its kernel cache) by its text. amp-run
+    and amp-tune outline their models this way after
+    `convert-linalg-to-loops` (`runCpuLowering` in CpuLowering.h).
+
+    A nest stays where it is if it has results (a loop carrying values out)
+    or references a symbol (a call, a global): its kernel would not stand
+    alone. The semantics do not change: the kernel computes the same
+    operations in the same order.
+
+    With `range-arguments`, a nest that is an `scf.parallel` without
+    reductions (as `convert-linalg-to-parallel-loops` makes them) gets two
+    leading `index` arguments: the lower and upper bound of the dimension
+    with the most iterations (constant bounds, step 1, at least 2
+    iterations), which the call passes. The caller may then split that
+    range and run the parts at once: the iterations of an `scf.parallel`
+    are independent, so every element is computed by the same operations.
+
+    Example:
+
+    ```mlir
+    func.func @forward(%a: memref<8xf32>, %b: memref<8xf32>) {
+      %c0 = arith.constant 0 : index
+      %c8 = arith.constant 8 : index
+      %c1 = arith.constant 1 : index
+      scf.for %i = %c0 to %c8 step %c1 {
+        %x = memref.load %a[%i] : memref<8xf32>
+        %y = arith.mulf %x, %x : f32
+        memref.store %y, %b[%i] : memref<8xf32>
+      }
+      return
+    }
+    // becomes
+    func.func @forward(%a: memref<8xf32>, %b: memref<8xf32>) {
+      call @forward_0_mulf(%a, %b) : (memref<8xf32>, memref<8xf32>) -> ()
+      return
+    }
+    func.func private @forward_0_mulf(%a: memref<8xf32>, %b: memref<8xf32>) {
+      %c0 = arith.constant 0 : index
+      ...
+      scf.for %i = %c0 to %c8 step %c1 { ... }
+      return
+    }
+    ```
+  }];
+  let options = [
+    Option<"rangeArguments", "range-arguments", "bool", "false",
+           "Pass the bounds of one dimension of an scf.parallel nest as the "
+           "kernel's first two arguments">,
+  ];
+  let statistics = [
+    Statistic<"numOutlined", "outlined-nests",
+              "Loop nests moved into kernels">,
+    Statistic<"numKeptInline", "inline-nests",
+              "Loop nests left in place (results or symbol references)">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def AmpStripAnnotationsPass : Pass<"amp-strip-annotations"> {
   let summary = "Remove amp's attributes (amp.policy, amp.color, ...) from "
                 "every op";

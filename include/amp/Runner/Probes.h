@@ -34,9 +34,14 @@ struct ProbePoint {
   unsigned result;
 };
 
-/// Inserts a probe after each point (the id of points[i] is i) and declares
-/// the probe functions in `module`.
-void insertProbes(ModuleOp module, ArrayRef<ProbePoint> points);
+/// Inserts a probe after each point (the id of points[i] is firstId + i)
+/// and declares the probe functions in `module`.
+void insertProbes(ModuleOp module, ArrayRef<ProbePoint> points,
+                  int64_t firstId = 0);
+
+/// The symbols the JIT must resolve for the probes (name, address); they
+/// report to the active sink (ProbeSink::activate).
+std::vector<std::pair<std::string, void *>> getProbeSymbols();
 
 /// Removes, from the module lowered to the LLVM dialect, the bufferization
 /// hint the probes' declarations carry (LLVM does not know it).
@@ -50,9 +55,12 @@ public:
   /// row-major order.
   virtual void observe(int64_t id, ArrayRef<double> values) = 0;
 
-  /// The symbols the JIT must resolve for the probes (name, address). From
-  /// this call on, probes report to this sink (one sink at a time: the
-  /// compiled code runs on one thread); it must outlive the code's runs.
+  /// From this call on, probes report to this sink (one sink at a time;
+  /// models that run at once call observe on their own threads); it must
+  /// outlive the code's runs.
+  void activate();
+
+  /// activate(), then getProbeSymbols().
   std::vector<std::pair<std::string, void *>> symbols();
 };
 

@@ -14,6 +14,7 @@
 
 #include "amp/Runner/JitFunction.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "llvm/ADT/DenseSet.h"
@@ -46,11 +47,19 @@ FunctionSignature mlir::amp::runner::getFunctionSignature(func::FuncOp fn) {
 }
 
 JitFunction::JitFunction(std::unique_ptr<ExecutionEngine> engine,
-                         void (*packedFn)(void **), FunctionSignature signature)
-    : engine(std::move(engine)), packedFn(packedFn),
-      signature(std::move(signature)) {}
+                         std::shared_ptr<void> code, void (*packedFn)(void **),
+                         FunctionSignature signature, bool reentrant)
+    : engine(std::move(engine)), code(std::move(code)), packedFn(packedFn),
+      signature(std::move(signature)), reentrant(reentrant) {}
 
 JitFunction::~JitFunction() = default;
+
+std::unique_ptr<JitFunction>
+JitFunction::fromCode(void (*packedFn)(void **), FunctionSignature signature,
+                      std::shared_ptr<void> code, bool reentrant) {
+  return std::unique_ptr<JitFunction>(new JitFunction(
+      nullptr, std::move(code), packedFn, std::move(signature), reentrant));
+}
 
 llvm::Expected<std::unique_ptr<JitFunction>>
 JitFunction::create(ModuleOp module, StringRef name,
@@ -92,8 +101,11 @@ JitFunction::create(ModuleOp module, StringRef name,
   auto packedFn = (*engine)->lookupPacked(name);
   if (!packedFn)
     return packedFn.takeError();
+  bool reentrant = llvm::all_of(module.getOps<LLVM::GlobalOp>(),
+                                [](LLVM::GlobalOp g) { return g.getConstant(); });
   return std::unique_ptr<JitFunction>(
-      new JitFunction(std::move(*engine), *packedFn, std::move(signature)));
+      new JitFunction(std::move(*engine), nullptr, *packedFn,
+                      std::move(signature), reentrant));
 }
 
 /// Copies the memref described by `words` (allocated, aligned, offset,

@@ -137,11 +137,8 @@ LogicalResult mlir::amp::runner::parsePipeline(StringRef text,
 LogicalResult mlir::amp::runner::lowerForCpu(ModuleOp module, StringRef what,
                                              TimingScope &timing,
                                              llvm::raw_ostream &errs) {
-  PassManager pm(module.getContext());
-  buildCpuLoweringPipeline(pm);
   TimingScope scope = timing.nest(("lower " + what).str());
-  pm.enableTiming(scope);
-  if (succeeded(pm.run(module)) && succeeded(verifyLoweredForCpu(module)))
+  if (succeeded(runCpuLowering(module, scope)))
     return success();
   errs << toolName << ": error: cannot lower the " << what
        << " model for the CPU (see the diagnostics above)\n";
