@@ -12,6 +12,7 @@
 
 #include "amp/Runner/CpuLowering.h"
 
+#include "amp/Conversion/Passes.h"
 #include "amp/Runner/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -60,6 +61,7 @@ void mlir::amp::runner::buildCpuLoweringPipeline(OpPassManager &pm) {
   tosa.addPass(createTosaToArithPass());
   tosa.addPass(createConvertElementwiseToLinalgPass());
   tosa.addPass(createLinalgGeneralizeNamedOpsPass());
+  tosa.addPass(amp::createAmpCpuDecodeFP8Pass());
   tosa.addPass(amp::createAmpCpuLoopOrderPass());
   tosa.addPass(amp::createAmpFlattenConstantsPass());
 
@@ -78,7 +80,9 @@ void mlir::amp::runner::buildCpuLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
 
-  // 4. 16-bit floats computed in f32.
+  // 4. FP8 conversions as integer arithmetic; 16-bit floats computed in
+  // f32.
+  pm.addPass(amp::createAmpExpandFP8Pass());
   pm.addPass(math::createMathExtendToSupportedTypes());
   arith::ArithEmulateUnsupportedFloatsOptions emulate;
   emulate.sourceTypeStrs = {"f16", "bf16"};
