@@ -10,8 +10,8 @@
 //    "ops": [{"function", "op", "loc", "color", "reason", "converted",
 //             "compute", "accumulate", "output", "range", "fp8"}...],
 //    "totals": {"ops", "green", "gray", "red", "unknown", "converted",
-//               "gray_low", "gray_fp32", "casts_inserted", "cast_bytes",
-//               "gray_bytes",
+//               ("fp8",) "gray_low", "gray_fp32", "casts_inserted",
+//               "cast_bytes", "gray_bytes",
 //               "constants_folded", "constant_bytes_before",
 //               "constant_bytes_after", "constants_out_of_range"}}
 // "compute"/"accumulate"/"output" are present for converted ops only;
@@ -141,7 +141,10 @@ void mlir::amp::writeConversionReport(llvm::raw_ostream &os, FloatType target,
       json.attribute("red", red);
       json.attribute("unknown", unknown);
       json.attribute("converted", totals.converted);
-      json.attribute("fp8", totals.fp8);
+      // Contractions converted to FP8, in the reports of FP8 conversions
+      // (or of annotated ops).
+      if (fallback || totals.fp8)
+        json.attribute("fp8", totals.fp8);
       json.attribute("gray_low", grayLow);
       json.attribute("gray_fp32", gray - grayLow);
       json.attribute("casts_inserted", totals.casts);

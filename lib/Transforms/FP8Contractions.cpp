@@ -257,11 +257,8 @@ std::optional<OperandPlan> ScaleFinder::find(Operation *op,
       }
     }
   }
-  why = (options.observedMaxAbs || options.observedArgumentMaxAbs)
-            ? "no range observed on sample inputs for it in ranges= and no "
-              "static range proven bounded and reached"
-            : "no range observed on sample inputs (ranges=) and no static "
-              "range proven bounded and reached";
+  why = "no range observed on sample inputs (ranges=) and no static range "
+        "proven bounded and reached";
   return std::nullopt;
 }
 
@@ -624,7 +621,9 @@ mlir::amp::convertContractionsToFP8(Operation *root,
       fallback(op, type, Reason::NoFP8Form, why, /*remark=*/true);
       continue;
     }
-    if (options.fp8MinMacs > 0) {
+    // (An annotation that asks for FP8 is the op's own word.)
+    bool annotated = precision && precision.getComputeFloatType();
+    if (options.fp8MinMacs > 0 && !annotated) {
       std::optional<int64_t> macs = iface.estimateMacs();
       if (macs && *macs < options.fp8MinMacs) {
         std::string why;

@@ -163,7 +163,7 @@ LogicalResult AMP_COMMON::initialize(MLIRContext *ctx) {
                        FloatType(), {"f16", "bf16"});
   if (failed(fallback))
     return failure();
-  if (!resolved.fp8Type && fallbackType.hasValue())
+  if (!resolved.fp8Type && fallbackType != "f16")
     emitWarning(UnknownLoc::get(ctx))
         << passName << ": fallback-type applies to an FP8 target-type "
         << "(f8E4M3FN, f8E5M2) and is ignored with target-type=" << targetType;
