@@ -137,6 +137,17 @@ def AmpMixedPrecisionPass : Pass<"amp-mixed-precision"> {
     tensors (`tensor.empty`, `linalg.fill` of a constant) are rebuilt in the
     type each consumer reads them in, so FP32 consumers keep the FP32 value.
 
+    With `target-type=f8E4M3FN` (or `f8E5M2`), green contractions (linalg
+    matmul, batch_matmul and 2-D convolutions, `tosa.matmul`,
+    `tosa.conv2d`) whose FP8 operands all have a scale run with FP8 inputs
+    and f32 accumulation: weights are scaled by their own largest magnitude
+    and converted at compile time (K-major), activations scaled by the range
+    `ranges=` observed (times `range-margin`) or a static range proven
+    bounded and reached, and the accumulator multiplied by the inverse
+    scales. Everything else, contractions without a scale included (with a
+    remark), follows the plan above with `fallback-type` as its target.
+    See docs/fp8.md.
+
     Casts are `arith.truncf`/`arith.extf` (`tosa.cast` for TOSA values), at
     most one per value and type, never a round trip; casts of constants fold
     into new 16-bit constants. Function signatures are kept
