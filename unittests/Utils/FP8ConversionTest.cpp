@@ -292,6 +292,30 @@ TEST_F(FP8ConstantTest, ReportsOverflowAndFlushes) {
   EXPECT_EQ(splatSummary.numUnderflow, 8);
 }
 
+TEST_F(FP8ConstantTest, PerChannelKeepsSmallChannels) {
+  // Column 0 is 10^6 times smaller than column 1: with one scale per tensor
+  // it flushes to zero (1e-3 * 448 / 1e3 is below E4M3FN's smallest
+  // subnormal, 2^-9); with one scale per column it keeps 448 for its
+  // largest value.
+  auto w = tensor({2, 2}, {1e-3f, 1e3f, -5e-4f, 2e2f});
+  SmallVector<double> perTensor = getFloatMaxAbs(w);
+  SmallVector<double> perColumn = getFloatMaxAbs(w, 1u);
+  ASSERT_EQ(perColumn.size(), 2u);
+  TypedAttr tensorScaled = convertFloatConstantToFP8(
+      w, e4m3(), {static_cast<float>(448.0 / perTensor[0])});
+  TypedAttr columnScaled =
+      convertFloatConstantToFP8(w, e4m3(),
+                                {static_cast<float>(448.0 / perColumn[0]),
+                                 static_cast<float>(448.0 / perColumn[1])},
+                                1u);
+  std::vector<uint8_t> a = bitsOf(tensorScaled), b = bitsOf(columnScaled);
+  EXPECT_EQ(a[0] & 0x7f, 0);
+  EXPECT_EQ(a[2] & 0x7f, 0);
+  EXPECT_EQ(convertFP8ToF32(b[0], FP8Format::E4M3FN), 448.0f);
+  EXPECT_EQ(convertFP8ToF32(b[2], FP8Format::E4M3FN), -224.0f);
+  EXPECT_EQ(convertFP8ToF32(b[1], FP8Format::E4M3FN), 448.0f);
+}
+
 //===----------------------------------------------------------------------===//
 // The IR expansion, compiled and run
 //===----------------------------------------------------------------------===//
