@@ -17,6 +17,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -151,32 +152,42 @@ llvm::Expected<ObservedRanges> ObservedRanges::load(llvm::StringRef path) {
   if (!functions)
     return bad("no \"functions\" object");
   ObservedRanges ranges;
-  for (const auto &[name, entries] : *functions) {
-    const llvm::json::Array *list = entries.getAsArray();
-    if (!list)
-      return bad("\"functions\"." + name.str() + " is not an array");
-    std::vector<ObservedRange> &out = ranges.functions[name.str()];
-    for (const llvm::json::Value &value : *list) {
-      const llvm::json::Object *e = value.getAsObject();
-      std::optional<int64_t> index = e ? e->getInteger("index") : std::nullopt;
-      if (!index || *index < 0)
-        return bad("an entry of " + name.str() + " has no index");
-      if (out.size() <= static_cast<size_t>(*index))
-        out.resize(*index + 1);
-      ObservedRange &r = out[*index];
-      auto integer = [&](llvm::StringRef key) {
-        return e->getInteger(key).value_or(0);
-      };
-      r.op = e->getString("op").value_or("").str();
-      r.location = e->getString("loc").value_or("").str();
-      r.result = static_cast<unsigned>(integer("result"));
-      r.maxAbs = e->getNumber("max_abs").value_or(0);
-      r.count = integer("count");
-      r.nonfinite = integer("nonfinite");
-      r.beyondF16 = integer("beyond_f16");
-      r.beyondBF16 = integer("beyond_bf16");
-      r.belowF16Normal = integer("below_f16_normal");
-      r.belowBF16Normal = integer("below_bf16_normal");
+  // The "arguments" section is optional (files written before it existed).
+  const llvm::json::Object *arguments = root->getObject("arguments");
+  for (auto [section, key, table] :
+       {std::make_tuple(functions, "functions", &ranges.functions),
+        std::make_tuple(arguments, "arguments", &ranges.arguments)}) {
+    if (!section)
+      continue;
+    for (const auto &[name, entries] : *section) {
+      const llvm::json::Array *list = entries.getAsArray();
+      if (!list)
+        return bad(llvm::Twine("\"") + key + "\"." + name.str() +
+                   " is not an array");
+      std::vector<ObservedRange> &out = (*table)[name.str()];
+      for (const llvm::json::Value &value : *list) {
+        const llvm::json::Object *e = value.getAsObject();
+        std::optional<int64_t> index =
+            e ? e->getInteger("index") : std::nullopt;
+        if (!index || *index < 0)
+          return bad("an entry of " + name.str() + " has no index");
+        if (out.size() <= static_cast<size_t>(*index))
+          out.resize(*index + 1);
+        ObservedRange &r = out[*index];
+        auto integer = [&](llvm::StringRef key) {
+          return e->getInteger(key).value_or(0);
+        };
+        r.op = e->getString("op").value_or("").str();
+        r.location = e->getString("loc").value_or("").str();
+        r.result = static_cast<unsigned>(integer("result"));
+        r.maxAbs = e->getNumber("max_abs").value_or(0);
+        r.count = integer("count");
+        r.nonfinite = integer("nonfinite");
+        r.beyondF16 = integer("beyond_f16");
+        r.beyondBF16 = integer("beyond_bf16");
+        r.belowF16Normal = integer("below_f16_normal");
+        r.belowBF16Normal = integer("below_bf16_normal");
+      }
     }
   }
   return ranges;
@@ -184,27 +195,33 @@ llvm::Expected<ObservedRanges> ObservedRanges::load(llvm::StringRef path) {
 
 llvm::json::Value ObservedRanges::toJson(llvm::StringRef model,
                                          int64_t samples) const {
-  llvm::json::Object functionsJson;
-  // Sorted by function name: the file does not depend on hash order.
-  std::vector<llvm::StringRef> names;
-  for (const auto &entry : functions)
-    names.push_back(entry.getKey());
-  llvm::sort(names);
-  for (llvm::StringRef name : names) {
-    llvm::json::Array list;
-    const std::vector<ObservedRange> &entries = functions.find(name)->second;
-    for (unsigned i = 0; i < entries.size(); ++i)
-      if (!entries[i].op.empty())
-        list.push_back(entries[i].toJson(i));
-    functionsJson[name] = std::move(list);
-  }
-  return llvm::json::Object{
+  auto toJson = [](const llvm::StringMap<std::vector<ObservedRange>> &table) {
+    llvm::json::Object json;
+    // Sorted by function name: the file does not depend on hash order.
+    std::vector<llvm::StringRef> names;
+    for (const auto &entry : table)
+      names.push_back(entry.getKey());
+    llvm::sort(names);
+    for (llvm::StringRef name : names) {
+      llvm::json::Array list;
+      const std::vector<ObservedRange> &entries = table.find(name)->second;
+      for (unsigned i = 0; i < entries.size(); ++i)
+        if (!entries[i].op.empty())
+          list.push_back(entries[i].toJson(i));
+      json[name] = std::move(list);
+    }
+    return json;
+  };
+  llvm::json::Object result{
       {"model", model},
       {"samples", samples},
       {"key", "function, index of the float ranked-tensor result among the "
               "function's non-constant ops in pre-order; op and loc are "
               "checked"},
-      {"functions", std::move(functionsJson)}};
+      {"functions", toJson(functions)}};
+  if (!arguments.empty())
+    result["arguments"] = toJson(arguments);
+  return result;
 }
 
 const ObservedRange *ObservedRanges::lookup(llvm::StringRef function,
@@ -214,4 +231,13 @@ const ObservedRange *ObservedRanges::lookup(llvm::StringRef function,
       it->second[index].op.empty())
     return nullptr;
   return &it->second[index];
+}
+
+const ObservedRange *ObservedRanges::lookupArgument(llvm::StringRef function,
+                                                    unsigned position) const {
+  auto it = arguments.find(function);
+  if (it == arguments.end() || position >= it->second.size() ||
+      it->second[position].op.empty())
+    return nullptr;
+  return &it->second[position];
 }

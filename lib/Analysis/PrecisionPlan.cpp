@@ -66,6 +66,19 @@ PrecisionPlan::PrecisionPlan(Operation *root,
                              const MixedPrecisionOptions &options)
     : root(root), options(options) {}
 
+LogicalResult PrecisionPlan::runColors() {
+  colorName = StringAttr::get(root->getContext(),
+                              AmpDialect::ColorAttrHelper::getNameStr());
+  precisionName = StringAttr::get(
+      root->getContext(), AmpDialect::PrecisionAttrHelper::getNameStr());
+  for (Region &region : root->getRegions())
+    collect(region);
+  if (failed(colored))
+    return failure();
+  applySkipLayers();
+  return assignPrecisions();
+}
+
 LogicalResult PrecisionPlan::run() {
   // (The tables grow as the ops are collected: counting the ops first to
   // size them would walk the list of a big function's ops once more, a
@@ -195,7 +208,9 @@ void PrecisionPlan::collectOp(Operation *op) {
     if (isConvertible(operand))
       readValues.push_back(operand);
 
-  if (isFloatCast(op)) {
+  // Casts, and the ops that the FP8 stage made, keep their types: they only
+  // read FP32 values.
+  if (isFloatCast(op) || (options.fixedOps && options.fixedOps->contains(op))) {
     addReader(op, start);
     return;
   }
@@ -346,7 +361,9 @@ LogicalResult PrecisionPlan::colorOp(Operation *op, OpInfo &info) {
     bool separate = iface && iface.hasSeparateAccumulator();
     if (FloatType compute = precision.getComputeFloatType()) {
       d.color = compute.isF32() ? Color::red : Color::green;
-      info.exact = !compute.isF32();
+      // An FP8 compute type is the FP8 stage's (FP8Contractions.h): an op
+      // still here runs in the target type.
+      info.exact = !compute.isF32() && !isFP8Type(compute);
     } else {
       d.color = separate || precision.getAccumulate() == options.target
                     ? Color::green
@@ -445,6 +462,16 @@ void PrecisionPlan::summarizeUncolored() {
 }
 
 void PrecisionPlan::applySkipLayers() {
+  if (options.skippedOps) {
+    for (auto [op, info] : llvm::zip(ops, infos)) {
+      if (!options.skippedOps->contains(op))
+        continue;
+      info.decision.color = Color::red;
+      info.decision.reason = Reason::SkipLayers;
+      info.pinned = true;
+    }
+    return;
+  }
   if (options.skipLayers.empty())
     return;
   SmallVector<size_t> green;
@@ -501,9 +528,14 @@ LogicalResult PrecisionPlan::assignPrecisions() {
              << "; each must be f32, f16 or bf16";
     auto iface = getMixedPrecisionInterface(op);
     FloatType compute = attr ? attr.getComputeFloatType() : FloatType();
+    // An op annotated with an FP8 compute type that the FP8 stage did not
+    // convert (no scale, no FP8 form) runs in the target type.
+    if (compute && isFP8Type(compute))
+      compute = FloatType();
     if (compute && !allowed(compute))
       return op->emitError() << "amp.precision asks for compute " << compute
-                             << "; it must be f32, f16 or bf16";
+                             << "; it must be f32, f16, bf16, f8E4M3FN or "
+                                "f8E5M2";
     d.computeType = compute ? compute : target;
     d.accumulateType = precision.accumulate;
     d.outputType = precision.output;

@@ -99,6 +99,59 @@ Color classifyLinalgOp(linalg::LinalgOp op) {
   return Color::gray;
 }
 
+/// How a named contraction runs in FP8: the dimension of its second input
+/// (B, the filter) that indexes the output channels, the permutation that
+/// makes that input K-major (empty: it is), and the output-channel dimension
+/// of its result. Ops without an entry have no FP8 form.
+struct FP8Layout {
+  int64_t rhsChannelDim;
+  SmallVector<int64_t, 4> rhsPermutation;
+  int64_t resultChannelDim;
+};
+
+template <typename OpTy> std::optional<FP8Layout> getFP8Layout() {
+  if constexpr (std::is_same_v<OpTy, linalg::MatmulOp>)
+    return FP8Layout{1, {1, 0}, 1}; // B: K x N -> N x K
+  else if constexpr (std::is_same_v<OpTy, linalg::BatchMatmulOp>)
+    return FP8Layout{2, {0, 2, 1}, 2};
+  else if constexpr (std::is_same_v<OpTy, linalg::Conv2DNhwcHwcfOp>)
+    return FP8Layout{3, {3, 0, 1, 2}, 3}; // HWCF -> FHWC
+  else if constexpr (std::is_same_v<OpTy, linalg::Conv2DNhwcFhwcOp>)
+    return FP8Layout{0, {}, 3};
+  else if constexpr (std::is_same_v<OpTy, linalg::Conv2DNchwFchwOp>)
+    return FP8Layout{0, {}, 1};
+  else
+    return std::nullopt;
+}
+
+/// Builds the FP8 contraction of `op` (an op with an FP8 layout) on `a8` and
+/// `b8` into `acc`: a matmul with K-major B, or a channels-first or
+/// channels-last convolution with an FHWC or FCHW filter.
+template <typename OpTy>
+Value buildFP8Contraction(RewriterBase &rewriter, OpTy op, Value a8, Value b8,
+                          Value acc) {
+  Location loc = op.getLoc();
+  TypeRange types = op->getResultTypes();
+  if constexpr (std::is_same_v<OpTy, linalg::MatmulOp> ||
+                std::is_same_v<OpTy, linalg::BatchMatmulOp>) {
+    auto matmul =
+        OpTy::create(rewriter, loc, types, ValueRange{a8, b8}, ValueRange{acc});
+    matmul.setIndexingMapsAttr(models::getKMajorMatmulMaps(
+        rewriter.getContext(), std::is_same_v<OpTy, linalg::BatchMatmulOp>));
+    return matmul->getResult(0);
+  } else if constexpr (std::is_same_v<OpTy, linalg::Conv2DNchwFchwOp>) {
+    return linalg::Conv2DNchwFchwOp::create(
+               rewriter, loc, types, ValueRange{a8, b8}, ValueRange{acc},
+               op.getStridesAttr(), op.getDilationsAttr())
+        ->getResult(0);
+  } else {
+    return linalg::Conv2DNhwcFhwcOp::create(
+               rewriter, loc, types, ValueRange{a8, b8}, ValueRange{acc},
+               op.getStridesAttr(), op.getDilationsAttr())
+        ->getResult(0);
+  }
+}
+
 template <typename OpTy>
 struct LinalgOpModel
     : public MixedPrecisionOpInterface::ExternalModel<LinalgOpModel<OpTy>,
@@ -245,6 +298,60 @@ struct LinalgOpModel
                                      [](BlockArgument) { return false; })))
       return failure();
     return newOp;
+  }
+
+  bool getFP8Operands(Operation *op,
+                      SmallVectorImpl<FP8Operand> &operands) const {
+    std::optional<FP8Layout> layout = getFP8Layout<OpTy>();
+    if (!layout)
+      return false;
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    // Static f32 tensors, two inputs and one init; a matmul with the default
+    // maps (transposes and broadcasts written in its maps are not
+    // rewritten).
+    if (!linalgOp.hasPureTensorSemantics() || op->getNumOperands() != 3 ||
+        op->getNumResults() != 1 ||
+        !llvm::all_of(op->getOperands(), models::isStaticF32Tensor))
+      return false;
+    if constexpr (std::is_same_v<OpTy, linalg::MatmulOp> ||
+                  std::is_same_v<OpTy, linalg::BatchMatmulOp>)
+      if (cast<OpTy>(op).hasUserDefinedMaps())
+        return false;
+    operands.push_back({0, std::nullopt});
+    operands.push_back({1, layout->rhsChannelDim});
+    return true;
+  }
+
+  FailureOr<Value> rewriteInFP8(Operation *op, RewriterBase &rewriter,
+                                FP8Builder &fp8) const {
+    SmallVector<FP8Operand, 2> operands;
+    if (!getFP8Operands(op, operands))
+      return failure();
+    std::optional<FP8Layout> layout = getFP8Layout<OpTy>();
+    if constexpr (std::is_same_v<OpTy, linalg::MatmulOp> ||
+                  std::is_same_v<OpTy, linalg::BatchMatmulOp> ||
+                  std::is_same_v<OpTy, linalg::Conv2DNhwcHwcfOp> ||
+                  std::is_same_v<OpTy, linalg::Conv2DNhwcFhwcOp> ||
+                  std::is_same_v<OpTy, linalg::Conv2DNchwFchwOp>) {
+      rewriter.setInsertionPoint(op);
+      Value a8 = fp8.narrow(rewriter, 0, op->getOperand(0));
+      Value b8 =
+          fp8.narrow(rewriter, 1, op->getOperand(1), layout->rhsPermutation);
+      if (!a8 || !b8)
+        return failure();
+      auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+      Value acc =
+          models::createZeroAccumulator(rewriter, op->getLoc(), resultType);
+      Value result = buildFP8Contraction(rewriter, cast<OpTy>(op), a8, b8, acc);
+      // A non-zero init is what the contraction accumulates onto: it is
+      // added after the scales are undone.
+      Value init = op->getOperand(2);
+      return fp8.rescale(rewriter, result, layout->resultChannelDim,
+                         /*bias=*/{},
+                         models::isZeroTensor(init) ? Value() : init);
+    } else {
+      return failure();
+    }
   }
 };
 

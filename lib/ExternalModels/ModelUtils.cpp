@@ -11,6 +11,10 @@
 #include "amp/Utils/TypeUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -122,4 +126,66 @@ void models::widenArguments(RewriterBase &rewriter, Region &region,
       rewriter.replaceAllUsesExcept(arg, widened, widened.getDefiningOp());
     }
   }
+}
+
+//===----------------------------------------------------------------------===//
+// FP8 contractions
+//===----------------------------------------------------------------------===//
+
+Value models::createZeroAccumulator(RewriterBase &rewriter, Location loc,
+                                    RankedTensorType type) {
+  Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                        type.getElementType());
+  Value zero = arith::ConstantOp::create(
+      rewriter, loc, rewriter.getFloatAttr(type.getElementType(), 0.0));
+  return linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
+}
+
+/// True if `attr` is a float (or float tensor) attribute of zeros only.
+static bool isZeroAttr(Attribute attr) {
+  if (auto f = dyn_cast_or_null<FloatAttr>(attr))
+    return f.getValue().isZero();
+  auto dense = dyn_cast_or_null<DenseFPElementsAttr>(attr);
+  if (!dense)
+    return false;
+  if (dense.isSplat())
+    return dense.getSplatValue<APFloat>().isZero();
+  return llvm::all_of(dense.getValues<APFloat>(),
+                      [](const APFloat &v) { return v.isZero(); });
+}
+
+bool models::isZeroTensor(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  if (auto fill = dyn_cast<linalg::FillOp>(def)) {
+    Attribute attr;
+    return matchPattern(fill.getInputs().front(), m_Constant(&attr)) &&
+           isZeroAttr(attr);
+  }
+  if (auto constant = dyn_cast<tosa::ConstOp>(def))
+    return isZeroAttr(constant.getValues());
+  Attribute attr;
+  return matchPattern(value, m_Constant(&attr)) && isZeroAttr(attr);
+}
+
+bool models::isStaticF32Tensor(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return type && type.hasStaticShape() && type.getElementType().isF32();
+}
+
+ArrayAttr models::getKMajorMatmulMaps(MLIRContext *ctx, bool batch) {
+  unsigned offset = batch ? 1 : 0;
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineExpr> lead;
+  if (batch)
+    lead.push_back(d(0));
+  auto map = [&](unsigned x, unsigned y) {
+    SmallVector<AffineExpr> results(lead);
+    results.push_back(d(offset + x));
+    results.push_back(d(offset + y));
+    return AffineMapAttr::get(AffineMap::get(3 + offset, 0, results, ctx));
+  };
+  // (m, n, k) = dimensions 0, 1, 2 after the batch.
+  return ArrayAttr::get(ctx, {map(0, 2), map(1, 2), map(0, 1)});
 }

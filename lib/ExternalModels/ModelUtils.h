@@ -129,6 +129,27 @@ void rebuildNamedPayload(RewriterBase &rewriter, Operation *oldOp,
                            [&]() { return oldOp->emitError(); });
 }
 
+//===----------------------------------------------------------------------===//
+// FP8 contractions
+//===----------------------------------------------------------------------===//
+
+/// The FP32 accumulator of an FP8 contraction: zeros of `type`
+/// (tensor.empty filled by linalg.fill).
+Value createZeroAccumulator(RewriterBase &rewriter, Location loc,
+                            RankedTensorType type);
+
+/// True if every element of `value` is provably zero: a zero constant, or a
+/// linalg.fill of one.
+bool isZeroTensor(Value value);
+
+/// True if `value` is a ranked tensor of f32 with a static shape.
+bool isStaticF32Tensor(Value value);
+
+/// The indexing maps of a (batch) matmul whose B is K-major, as FP8 Tensor
+/// Cores read it: (m, n, k) -> (m, k), (n, k), (m, n), with a leading batch
+/// dimension b in each if `batch`.
+ArrayAttr getKMajorMatmulMaps(MLIRContext *ctx, bool batch);
+
 } // namespace models
 } // namespace amp
 } // namespace mlir

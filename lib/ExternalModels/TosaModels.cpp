@@ -28,7 +28,10 @@
 #include "amp/Utils/FloatConversion.h"
 #include "amp/Utils/TypeUtils.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/TypeUtilities.h"
 
@@ -79,6 +82,14 @@ SmallVector<Value> rebuildZeroPoints(RewriterBase &rewriter, Operation *op,
     result[i] = zero;
   }
   return result;
+}
+
+/// Whether the zero points of `op` (its operands from `first` on) are zero
+/// constants, as TOSA requires of float contractions: the FP8 form has
+/// none.
+bool hasZeroZeroPoints(Operation *op, unsigned first) {
+  return llvm::all_of(op->getOperands().drop_front(first),
+                      [](Value zp) { return models::isZeroTensor(zp); });
 }
 
 /// Ops whose first `kNumData` operands are data and whose remaining float
@@ -184,6 +195,77 @@ struct ConvModel
     });
     return op;
   }
+
+  /// tosa.conv2d runs in FP8 as linalg.conv_2d_nhwc_fhwc (its OHWI weights
+  /// are FHWC, K-major), with the padding applied to the FP32 input and the
+  /// bias added in the epilogue; the other convolutions have no FP8 form.
+  bool getFP8Operands(Operation *op,
+                      SmallVectorImpl<FP8Operand> &operands) const {
+    if constexpr (std::is_same_v<OpTy, tosa::Conv2DOp>) {
+      auto conv = cast<tosa::Conv2DOp>(op);
+      auto bias = dyn_cast<RankedTensorType>(conv.getBias().getType());
+      auto weight = cast<ShapedType>(conv.getWeight().getType());
+      if (!models::isStaticF32Tensor(conv.getInput()) ||
+          !models::isStaticF32Tensor(conv.getWeight()) ||
+          !models::isStaticF32Tensor(conv.getResult()) || !bias ||
+          !models::isStaticF32Tensor(conv.getBias()) || bias.getRank() != 1 ||
+          (bias.getDimSize(0) != 1 &&
+           bias.getDimSize(0) != weight.getDimSize(0)) ||
+          !hasZeroZeroPoints(op, 3))
+        return false;
+      operands.push_back({0, std::nullopt});
+      operands.push_back({1, 0});
+      return true;
+    } else {
+      return false;
+    }
+  }
+
+  FailureOr<Value> rewriteInFP8(Operation *op, RewriterBase &rewriter,
+                                FP8Builder &fp8) const {
+    SmallVector<FP8Operand, 2> operands;
+    if (!getFP8Operands(op, operands))
+      return failure();
+    if constexpr (std::is_same_v<OpTy, tosa::Conv2DOp>) {
+      auto conv = cast<tosa::Conv2DOp>(op);
+      Location loc = op->getLoc();
+      rewriter.setInsertionPoint(op);
+      // pad = [top, bottom, left, right] on the NHWC input.
+      ArrayRef<int64_t> pad = conv.getPad();
+      Value input = conv.getInput();
+      if (llvm::any_of(pad, [](int64_t p) { return p != 0; })) {
+        auto type = cast<RankedTensorType>(input.getType());
+        SmallVector<int64_t> low = {0, pad[0], pad[2], 0};
+        SmallVector<int64_t> high = {0, pad[1], pad[3], 0};
+        SmallVector<int64_t> shape(type.getShape());
+        for (int d = 0; d < 4; ++d)
+          shape[d] += low[d] + high[d];
+        Value zero = arith::ConstantOp::create(rewriter, loc,
+                                               rewriter.getF32FloatAttr(0.0f));
+        input = tensor::PadOp::create(
+            rewriter, loc, type.clone(shape), input,
+            getAsIndexOpFoldResult(rewriter.getContext(), low),
+            getAsIndexOpFoldResult(rewriter.getContext(), high), zero);
+      }
+      Value x8 = fp8.narrow(rewriter, 0, input);
+      Value w8 = fp8.narrow(rewriter, 1, conv.getWeight());
+      if (!x8 || !w8)
+        return failure();
+      auto resultType = cast<RankedTensorType>(conv.getType());
+      Value acc = models::createZeroAccumulator(rewriter, loc, resultType);
+      Value result =
+          linalg::Conv2DNhwcFhwcOp::create(
+              rewriter, loc, TypeRange{resultType}, ValueRange{x8, w8},
+              ValueRange{acc}, rewriter.getI64VectorAttr(conv.getStride()),
+              rewriter.getI64VectorAttr(conv.getDilation()))
+              ->getResult(0);
+      Value bias =
+          models::isZeroTensor(conv.getBias()) ? Value() : conv.getBias();
+      return fp8.rescale(rewriter, result, /*channelDim=*/3, bias);
+    } else {
+      return failure();
+    }
+  }
 };
 
 /// tosa.matmul: A and B are data, then two zero points. The result has the
@@ -228,6 +310,43 @@ struct MatMulModel
         rebuildZeroPoints(rewriter, op, operands, 2, computeType);
     return amp::detail::rewriteResultsInPlace(op, rewriter, newOperands,
                                          accumulateType);
+  }
+
+  /// In FP8, tosa.matmul becomes linalg.batch_matmul (TOSA's FP8
+  /// accumulators are not f32) with B K-major: [N, W, C].
+  bool getFP8Operands(Operation *op,
+                      SmallVectorImpl<FP8Operand> &operands) const {
+    auto matmul = cast<tosa::MatMulOp>(op);
+    if (!models::isStaticF32Tensor(matmul.getA()) ||
+        !models::isStaticF32Tensor(matmul.getB()) ||
+        !models::isStaticF32Tensor(matmul.getResult()) ||
+        !hasZeroZeroPoints(op, 2))
+      return false;
+    operands.push_back({0, std::nullopt});
+    operands.push_back({1, 2});
+    return true;
+  }
+
+  FailureOr<Value> rewriteInFP8(Operation *op, RewriterBase &rewriter,
+                                FP8Builder &fp8) const {
+    SmallVector<FP8Operand, 2> operands;
+    if (!getFP8Operands(op, operands))
+      return failure();
+    auto matmul = cast<tosa::MatMulOp>(op);
+    rewriter.setInsertionPoint(op);
+    Value a8 = fp8.narrow(rewriter, 0, matmul.getA());
+    Value b8 = fp8.narrow(rewriter, 1, matmul.getB(), {0, 2, 1});
+    if (!a8 || !b8)
+      return failure();
+    auto resultType = cast<RankedTensorType>(matmul.getType());
+    Value acc =
+        models::createZeroAccumulator(rewriter, op->getLoc(), resultType);
+    auto batch = linalg::BatchMatmulOp::create(
+        rewriter, op->getLoc(), TypeRange{resultType}, ValueRange{a8, b8},
+        ValueRange{acc});
+    batch.setIndexingMapsAttr(
+        models::getKMajorMatmulMaps(rewriter.getContext(), /*batch=*/true));
+    return fp8.rescale(rewriter, batch->getResult(0), /*channelDim=*/2);
   }
 };
 

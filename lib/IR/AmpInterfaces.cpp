@@ -16,6 +16,8 @@
 using namespace mlir;
 using namespace mlir::amp;
 
+FP8Builder::~FP8Builder() = default;
+
 bool mlir::amp::hasFloatElementType(Type type) {
   return isFloatType(getScalarType(type));
 }

@@ -15,16 +15,26 @@ using namespace mlir::amp::runner;
 
 bool RangeRecorder::instrument(ModuleOp module) {
   struct Point {
-    Operation *op;
-    unsigned result;
-    std::string function;
-    unsigned index;
+    ProbePoint probe;
+    Probe key;
   };
   std::vector<Point> points;
   for (auto fn : module.getOps<func::FuncOp>()) {
     if (fn.isExternal())
       continue;
     std::string name = fn.getSymName().str();
+    std::vector<ObservedRange> &arguments = observed.argumentEntries(name);
+    for (BlockArgument arg : fn.getArguments()) {
+      auto type = dyn_cast<RankedTensorType>(arg.getType());
+      if (!type || !isa<FloatType>(type.getElementType()))
+        continue;
+      unsigned position = arg.getArgNumber();
+      if (arguments.size() <= position)
+        arguments.resize(position + 1);
+      arguments[position].op = kObservedArgumentName.str();
+      arguments[position].location = describeLocation(arg.getLoc());
+      points.push_back({{nullptr, 0, arg}, {name, position, true}});
+    }
     std::vector<ObservedRange> &entries = observed.entries(name);
     forEachObservedValue(
         fn, [&](Operation *op, unsigned result, unsigned index) {
@@ -33,13 +43,13 @@ bool RangeRecorder::instrument(ModuleOp module) {
           entries[index].op = op->getName().getStringRef().str();
           entries[index].location = describeLocation(op->getLoc());
           entries[index].result = result;
-          points.push_back({op, result, name, index});
+          points.push_back({{op, result}, {name, index, false}});
         });
   }
   std::vector<ProbePoint> probePoints;
   for (const Point &p : points) {
-    probePoints.push_back({p.op, p.result});
-    probes.push_back({p.function, p.index});
+    probePoints.push_back(p.probe);
+    probes.push_back(p.key);
   }
   insertProbes(module, probePoints);
   return true;
@@ -48,8 +58,10 @@ bool RangeRecorder::instrument(ModuleOp module) {
 void RangeRecorder::observe(int64_t id, ArrayRef<double> values) {
   if (id < 0 || static_cast<size_t>(id) >= probes.size())
     return;
-  auto &[function, index] = probes[id];
-  ObservedRange &range = observed.entries(function)[index];
+  const Probe &probe = probes[id];
+  ObservedRange &range =
+      probe.argument ? observed.argumentEntries(probe.function)[probe.index]
+                     : observed.entries(probe.function)[probe.index];
   for (double value : values)
     range.add(value);
 }

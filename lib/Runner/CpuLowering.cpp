@@ -12,6 +12,7 @@
 
 #include "amp/Runner/CpuLowering.h"
 
+#include "amp/Conversion/Passes.h"
 #include "amp/Runner/KernelOutlining.h"
 #include "amp/Runner/Passes.h"
 
@@ -62,6 +63,7 @@ void mlir::amp::runner::buildCpuLoweringToLoops(OpPassManager &pm,
   tosa.addPass(createTosaToArithPass());
   tosa.addPass(createConvertElementwiseToLinalgPass());
   tosa.addPass(createLinalgGeneralizeNamedOpsPass());
+  tosa.addPass(amp::createAmpCpuDecodeFP8Pass());
   tosa.addPass(amp::createAmpCpuLoopOrderPass());
   tosa.addPass(amp::createAmpFlattenConstantsPass());
 
@@ -87,7 +89,9 @@ void mlir::amp::runner::buildCpuLoweringToLLVM(OpPassManager &pm) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
 
-  // 4. 16-bit floats computed in f32.
+  // 4. FP8 conversions as integer arithmetic; 16-bit floats computed in
+  // f32.
+  pm.addPass(amp::createAmpExpandFP8Pass());
   pm.addPass(math::createMathExtendToSupportedTypes());
   arith::ArithEmulateUnsupportedFloatsOptions emulate;
   emulate.sourceTypeStrs = {"f16", "bf16"};

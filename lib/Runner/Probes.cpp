@@ -90,11 +90,14 @@ void mlir::amp::runner::insertProbes(ModuleOp module,
                                      int64_t firstId) {
   OpBuilder b(module.getContext());
   for (auto [id, p] : llvm::enumerate(points)) {
-    Value value = p.op->getResult(p.result);
+    Value value = p.op ? Value(p.op->getResult(p.result)) : Value(p.argument);
     auto type = cast<RankedTensorType>(value.getType());
     Type element = type.getElementType();
-    Location loc = p.op->getLoc();
-    b.setInsertionPointAfter(p.op);
+    Location loc = p.op ? p.op->getLoc() : p.argument.getLoc();
+    if (p.op)
+      b.setInsertionPointAfter(p.op);
+    else
+      b.setInsertionPointToStart(p.argument.getOwner());
     if (!element.isF32() && !element.isF64()) {
       // f16, bf16 and the rest are widened for the probe.
       element = b.getF32Type();

@@ -6,18 +6,21 @@
 //===----------------------------------------------------------------------===//
 //
 // Format (one object):
-//   {"target": "f16",
+//   {"target": "f16", ("fallback": "f16" with an FP8 target,)
 //    "ops": [{"function", "op", "loc", "color", "reason", "converted",
-//             "compute", "accumulate", "output", "range"}...],
+//             "compute", "accumulate", "output", "range", "fp8"}...],
 //    "totals": {"ops", "green", "gray", "red", "unknown", "converted",
-//               "gray_low", "gray_fp32", "casts_inserted", "cast_bytes",
-//               "gray_bytes",
+//               ("fp8",) "gray_low", "gray_fp32", "casts_inserted",
+//               "cast_bytes", "gray_bytes",
 //               "constants_folded", "constant_bytes_before",
 //               "constant_bytes_after", "constants_out_of_range"}}
 // "compute"/"accumulate"/"output" are present for converted ops only;
 // "range" (an object: "lo", "hi", "type" the type the values left, "margin"
 // the safety factor for observed ranges, "why" the
-// sentence of the remark) only for decisions a range made.
+// sentence of the remark) only for decisions a range made. "fp8" (an
+// object: "type", "converted", and "scales", one per FP8 operand with
+// "operand", "from", "max_abs", "scale" and "channels", or "why") only for
+// contractions that asked for FP8; the FP8 contractions come first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,12 +47,15 @@ static std::string typeString(Type type) {
 }
 
 void mlir::amp::writeConversionReport(llvm::raw_ostream &os, FloatType target,
-                                      ArrayRef<FunctionConversion> functions) {
+                                      ArrayRef<FunctionConversion> functions,
+                                      FloatType fallback) {
   int64_t numOps = 0, green = 0, gray = 0, red = 0, unknown = 0, grayLow = 0;
   ConversionStats totals;
   llvm::json::OStream json(os, /*IndentSize=*/2);
   json.object([&] {
     json.attribute("target", typeString(target));
+    if (fallback)
+      json.attribute("fallback", typeString(fallback));
     json.attributeArray("ops", [&] {
       for (const FunctionConversion &function : functions) {
         totals.merge(function.stats);
@@ -87,6 +93,27 @@ void mlir::amp::writeConversionReport(llvm::raw_ostream &os, FloatType target,
                 json.attribute("result", d.resultGrowth);
                 json.attribute("why", describeRangeReason(d));
               });
+            if (record.fp8)
+              json.attributeObject("fp8", [&] {
+                const FP8Record &fp8 = *record.fp8;
+                json.attribute("type", typeString(fp8.type));
+                json.attribute("converted", fp8.converted);
+                if (!fp8.converted) {
+                  json.attribute("why", fp8.why);
+                  return;
+                }
+                json.attributeArray("scales", [&] {
+                  for (const FP8OperandScale &scale : fp8.scales)
+                    json.object([&] {
+                      json.attribute("operand", scale.operand);
+                      json.attribute("from",
+                                     stringifyFP8ScaleSource(scale.source));
+                      json.attribute("max_abs", scale.maxAbs);
+                      json.attribute("scale", scale.scale);
+                      json.attribute("channels", scale.channels);
+                    });
+                });
+              });
             if (d.range.isInterval() && d.rangeType) {
               auto bound = [&](StringRef key, double value) {
                 if (std::isfinite(value))
@@ -114,6 +141,10 @@ void mlir::amp::writeConversionReport(llvm::raw_ostream &os, FloatType target,
       json.attribute("red", red);
       json.attribute("unknown", unknown);
       json.attribute("converted", totals.converted);
+      // Contractions converted to FP8, in the reports of FP8 conversions
+      // (or of annotated ops).
+      if (fallback || totals.fp8)
+        json.attribute("fp8", totals.fp8);
       json.attribute("gray_low", grayLow);
       json.attribute("gray_fp32", gray - grayLow);
       json.attribute("casts_inserted", totals.casts);

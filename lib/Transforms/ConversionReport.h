@@ -20,8 +20,10 @@ namespace amp {
 std::string formatLocation(Location loc);
 
 /// Writes the report of a conversion: one record per op and the totals.
+/// With an FP8 target, `fallback` is the 16-bit type of the rest.
 void writeConversionReport(llvm::raw_ostream &os, FloatType target,
-                           ArrayRef<FunctionConversion> functions);
+                           ArrayRef<FunctionConversion> functions,
+                           FloatType fallback = {});
 
 } // namespace amp
 } // namespace mlir

@@ -63,6 +63,7 @@ void ConversionStats::merge(const ConversionStats &other) {
   constantBytesBefore += other.constantBytesBefore;
   constantBytesAfter += other.constantBytesAfter;
   converted += other.converted;
+  fp8 += other.fp8;
   unknown += other.unknown;
   green += other.green;
   grayLow += other.grayLow;
@@ -1246,13 +1247,48 @@ LogicalResult convertOnce(Operation *root, const MixedPrecisionOptions &options,
   // per function, not once per layer.
   ConversionMemo memo;
   ConversionMemo::Scope memoScope(memo);
-  PrecisionPlan plan(root, options);
-  if (failed(plan.run()))
-    return failure();
 
   FunctionConversion local;
   FunctionConversion &out = result ? *result : local;
   out.function = getFunctionName(root);
+
+  // FP8 first: the contractions it converts (and the ops it makes) are
+  // left alone by the plan, which decides everything else in the fallback
+  // type (options.target).
+  FP8Conversion fp8;
+  if (failed(convertContractionsToFP8(root, options, fp8)))
+    return failure();
+  MixedPrecisionOptions afterFP8;
+  const MixedPrecisionOptions *planOptions = &options;
+  if (options.fp8Type || !fp8.converted.empty() || !fp8.fallbacks.empty()) {
+    afterFP8 = options;
+    afterFP8.fixedOps = &fp8.fixedOps;
+    // skip-layers counted the green ops before some became FP8.
+    afterFP8.skippedOps = &fp8.skippedOps;
+    if (!fp8.observed.empty() && options.observedMaxAbs)
+      afterFP8.observedMaxAbs = [&fp8, observed = options.observedMaxAbs](
+                                    OpResult value) -> std::optional<double> {
+        auto it = fp8.observed.find(value);
+        if (it != fp8.observed.end())
+          return it->second;
+        return observed(value);
+      };
+    planOptions = &afterFP8;
+  }
+  for (FP8Conversion::Converted &converted : fp8.converted) {
+    ++out.stats.fp8;
+    ++out.stats.green;
+    ++out.stats.converted;
+    out.stats.constants.merge(converted.record.constants);
+    if (options.recordDecisions)
+      out.records.push_back(
+          {converted.opName, converted.location, converted.decision,
+           std::make_shared<FP8Record>(std::move(converted.record))});
+  }
+
+  PrecisionPlan plan(root, *planOptions);
+  if (failed(plan.run()))
+    return failure();
 
   CaptureHandler captureHandler(root->getContext());
   ConversionListener listener;
@@ -1289,6 +1325,16 @@ LogicalResult convertOnce(Operation *root, const MixedPrecisionOptions &options,
     Operation *op = planOp;
     const OpDecision &decision = plan.getDecision(planIndex);
     OpRecord record{op->getName(), op->getLoc(), decision};
+    // A contraction that asked for FP8 and runs in the fallback type says
+    // why.
+    if (!fp8.fallbacks.empty()) {
+      auto it = fp8.fallbacks.find(op);
+      if (it != fp8.fallbacks.end()) {
+        if (decision.color == Color::green && decision.lowPrecision)
+          record.decision.reason = it->second.first;
+        record.fp8 = std::make_shared<FP8Record>(it->second.second);
+      }
+    }
     // The elements a gray op reads and writes (data operands, float
     // results), before its rewrite changes them.
     grayElements = 0;
@@ -1484,7 +1530,7 @@ LogicalResult convertOnce(Operation *root, const MixedPrecisionOptions &options,
   out.stats.casts = casts.countLiveCasts();
   out.stats.castBytes = casts.countLiveCastBytes();
   out.stats.foldedConstants = casts.countLiveConstants();
-  out.stats.constants = plan.getConstantSummary();
+  out.stats.constants.merge(plan.getConstantSummary());
   return success();
 }
 

@@ -65,12 +65,12 @@ template <typename Derived, template <typename> class BaseT>
 struct MixedPrecisionPassCommon : public BaseT<Derived> {
   using Base = BaseT<Derived>;
   using Base::Base;
-  using Base::accumulateType, Base::clampConstants, Base::grayOps,
-      Base::grayStrategy, Base::greenOps, Base::keepIOTypes, Base::largeGrowth,
-      Base::minMacs, Base::outputType, Base::overflowType, Base::policy,
-      Base::rangeAnalysis, Base::rangeMargin, Base::ranges, Base::redOps,
-      Base::remarks, Base::report, Base::skipLayers, Base::targetType,
-      Base::unknownOps;
+  using Base::accumulateType, Base::clampConstants, Base::fallbackType,
+      Base::fp8MinMacs, Base::grayOps, Base::grayStrategy, Base::greenOps,
+      Base::keepIOTypes, Base::largeGrowth, Base::minMacs, Base::outputType,
+      Base::overflowType, Base::policy, Base::rangeAnalysis, Base::rangeMargin,
+      Base::ranges, Base::redOps, Base::remarks, Base::report, Base::skipLayers,
+      Base::targetType, Base::unknownOps, Base::weightScales;
 
   LogicalResult initialize(MLIRContext *ctx) override;
 
@@ -147,21 +147,45 @@ LogicalResult AMP_COMMON::initialize(MLIRContext *ctx) {
     return emitError(UnknownLoc::get(ctx)) << passName << ": ";
   };
 
-  FailureOr<FloatType> target = parseFloatOption(
-      ctx, passName, "target-type", targetType, FloatType(), {"f16", "bf16"});
+  FailureOr<FloatType> target =
+      parseFloatOption(ctx, passName, "target-type", targetType, FloatType(),
+                       {"f16", "bf16", "f8E4M3FN", "f8E5M2"});
   if (failed(target))
     return failure();
   if (!report.empty() && !getReportFormat(report))
     return error() << "report= '" << report
                    << "' has an unknown extension; a report is "
                    << getReportExtensions();
-  resolved.target = *target;
+  // With an FP8 target, the 16-bit type of everything else is the fallback
+  // type: the plan's target.
+  resolved.fp8Type = isFP8Type(*target) ? *target : FloatType();
+  FailureOr<FloatType> fallback =
+      parseFloatOption(ctx, passName, "fallback-type", fallbackType,
+                       FloatType(), {"f16", "bf16"});
+  if (failed(fallback))
+    return failure();
+  if (!resolved.fp8Type && fallbackType != "f16")
+    emitWarning(UnknownLoc::get(ctx))
+        << passName << ": fallback-type applies to an FP8 target-type "
+        << "(f8E4M3FN, f8E5M2) and is ignored with target-type=" << targetType;
+  resolved.target = resolved.fp8Type ? *fallback : *target;
+  std::string low;
+  llvm::raw_string_ostream(low) << resolved.target;
+  if (weightScales != "per-tensor" && weightScales != "per-channel")
+    return error() << "invalid weight-scales '" << weightScales
+                   << "'; expected one of: per-tensor, per-channel";
+  resolved.fp8PerChannelScales = weightScales == "per-channel";
+  if (fp8MinMacs < 0)
+    return error() << "fp8-min-macs must be non-negative, got "
+                   << static_cast<int64_t>(fp8MinMacs);
+  resolved.fp8MinMacs = fp8MinMacs;
 
-  FailureOr<FloatType> accumulate = parseFloatOption(
-      ctx, passName, "accumulate-type", accumulateType, *target,
-      {"f32", "target", targetType});
-  FailureOr<FloatType> output = parseFloatOption(
-      ctx, passName, "output-type", outputType, *target, {"target", "f32", targetType});
+  FailureOr<FloatType> accumulate =
+      parseFloatOption(ctx, passName, "accumulate-type", accumulateType,
+                       resolved.target, {"f32", "target", low});
+  FailureOr<FloatType> output =
+      parseFloatOption(ctx, passName, "output-type", outputType,
+                       resolved.target, {"target", "f32", low});
   if (failed(accumulate) || failed(output))
     return failure();
   if (minMacs < 0)
@@ -170,6 +194,7 @@ LogicalResult AMP_COMMON::initialize(MLIRContext *ctx) {
 
   resolved.policy = cast<PrecisionPolicyAttrInterface>(
       DefaultPolicyAttr::get(ctx, *accumulate, *output, minMacs));
+  FloatType target16 = resolved.target;
   if (!policy.empty()) {
     // Parse quietly and report the parser's message as part of ours.
     std::string parseError;
@@ -251,13 +276,15 @@ LogicalResult AMP_COMMON::initialize(MLIRContext *ctx) {
   else
     return error() << "invalid gray-strategy '" << grayStrategy
                    << "'; expected one of: min-bytes, fewest-casts, follow";
-  FailureOr<FloatType> overflow = parseFloatOption(
-      ctx, passName, "overflow-type", overflowType, *target, {"f32", "f16", "bf16"});
+  FailureOr<FloatType> overflow =
+      parseFloatOption(ctx, passName, "overflow-type", overflowType, target16,
+                       {"f32", "f16", "bf16"});
   if (failed(overflow))
     return failure();
-  if (*overflow == *target)
-    return error() << "overflow-type must differ from target-type ("
-                   << targetType
+  if (*overflow == target16)
+    return error() << "overflow-type must differ from "
+                   << (resolved.fp8Type ? "fallback-type" : "target-type")
+                   << " (" << low
                    << "): it is the type of ops whose values do not fit it";
   resolved.overflowType = overflow->isF32() ? FloatType() : *overflow;
   if (rangeAnalysis == "walk")
@@ -345,6 +372,30 @@ void AMP_COMMON::attachObservedRanges(
   if (auto symName = funcOp->getAttrOfType<StringAttr>(
           SymbolTable::getSymbolAttrName()))
     name = symName.getValue();
+  // The function's arguments (entries keyed by position; the FP8 stage
+  // scales inputs with them).
+  auto arguments = std::make_shared<DenseMap<unsigned, double>>();
+  for (BlockArgument arg : func.getArguments())
+    if (const ObservedRange *entry =
+            observedRanges->lookupArgument(name, arg.getArgNumber()))
+      if (entry->count || entry->nonfinite)
+        (*arguments)[arg.getArgNumber()] =
+            entry->nonfinite ? std::numeric_limits<double>::infinity()
+                             : entry->maxAbs;
+  if (!arguments->empty()) {
+    options.observedMargin = rangeMargin;
+    Region *body = &func.getFunctionBody();
+    options.observedArgumentMaxAbs =
+        [arguments, body](BlockArgument arg) -> std::optional<double> {
+      if (arg.getOwner() != &body->front())
+        return std::nullopt;
+      auto it = arguments->find(arg.getArgNumber());
+      if (it == arguments->end())
+        return std::nullopt;
+      return it->second;
+    };
+  }
+
   const std::vector<ObservedRange> *entries = observedRanges->find(name);
   if (!entries) {
     unsigned values = 0;
@@ -442,6 +493,7 @@ void AmpMixedPrecisionPass::updateStatistics(
   numRed += stats.red;
   numCasts += conversion.stats.casts;
   numFoldedConstants += conversion.stats.foldedConstants;
+  numFP8 += conversion.stats.fp8;
 }
 
 /// The float casts that signature updates make at call sites, per calling
@@ -630,8 +682,12 @@ void AmpMixedPrecisionPass::runOnOperation() {
   for (const FunctionConversion &conversion : conversions)
     updateStatistics(conversion);
 
+  // An FP8 report names the FP8 type as the target and the 16-bit type as
+  // the fallback.
   if (!report.empty() &&
-      failed(writeReportFile(root, report, resolved.target, conversions)))
+      failed(writeReportFile(
+          root, report, resolved.fp8Type ? resolved.fp8Type : resolved.target,
+          conversions, resolved.fp8Type ? resolved.target : FloatType())))
     return signalPassFailure();
 }
 
@@ -667,6 +723,16 @@ void annotateDecisions(const PrecisionPlan &plan) {
 
 void AmpPlanPrecisionPass::runOnOperation() {
   Operation *root = getOperation();
+  if (resolved.fp8Type) {
+    emitError(root->getLoc())
+        << "amp-plan-precision: target-type=" << targetType
+        << " is not supported: FP8 decisions come with scales, which only a "
+           "conversion makes; annotate ops with #amp.precision<compute = "
+        << targetType
+        << ", accumulate = f32, output = f32> and run amp-mixed-precision "
+           "(docs/fp8.md)";
+    return signalPassFailure();
+  }
   if (!report.empty()) {
     emitError(root->getLoc())
         << "amp-plan-precision: report= belongs to amp-mixed-precision (the "

@@ -39,11 +39,12 @@ static std::string getModelName(Operation *root) {
 
 /// The HTML document for the conversion of `root`.
 static llvm::json::Value buildDocument(Operation *root, FloatType target,
-                                       ArrayRef<FunctionConversion> functions) {
+                                       ArrayRef<FunctionConversion> functions,
+                                       FloatType fallback) {
   std::string json;
   {
     llvm::raw_string_ostream os(json);
-    writeConversionReport(os, target, functions);
+    writeConversionReport(os, target, functions, fallback);
   }
   llvm::json::Value report = llvm::cantFail(
       llvm::json::parse(json), "the JSON report writer wrote invalid JSON");
@@ -57,9 +58,10 @@ static llvm::json::Value buildDocument(Operation *root, FloatType target,
                                               {"graph", std::move(graph)}});
 }
 
-LogicalResult
-mlir::amp::writeReportFile(Operation *root, StringRef path, FloatType target,
-                           ArrayRef<FunctionConversion> functions) {
+LogicalResult mlir::amp::writeReportFile(Operation *root, StringRef path,
+                                         FloatType target,
+                                         ArrayRef<FunctionConversion> functions,
+                                         FloatType fallback) {
   std::optional<ReportFormat> format = getReportFormat(path);
   if (!format)
     return emitError(root->getLoc())
@@ -68,12 +70,12 @@ mlir::amp::writeReportFile(Operation *root, StringRef path, FloatType target,
 
   std::optional<llvm::json::Value> document;
   if (*format == ReportFormat::Html)
-    document = buildDocument(root, target, functions);
+    document = buildDocument(root, target, functions, fallback);
   llvm::Error error = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
     if (document)
       writeHtmlReport(os, *document);
     else
-      writeConversionReport(os, target, functions);
+      writeConversionReport(os, target, functions, fallback);
     return llvm::Error::success();
   });
   if (error)

@@ -19,8 +19,10 @@ namespace amp {
 /// extension says (getReportFormat). Emits an error at the location of
 /// `root` and fails if the name has another extension or the file cannot be
 /// written.
+/// With an FP8 target, `fallback` is the 16-bit type of the rest.
 LogicalResult writeReportFile(Operation *root, StringRef path, FloatType target,
-                              ArrayRef<FunctionConversion> functions);
+                              ArrayRef<FunctionConversion> functions,
+                              FloatType fallback = {});
 
 } // namespace amp
 } // namespace mlir

@@ -1,7 +1,7 @@
 // Every option the pass checks itself gives a clear error (and amp-opt
 // fails); options MLIR's parser rejects fail too.
 // RUN: split-file %s %t
-// RUN: amp-opt %t/target.mlir --amp-mixed-precision=target-type=f8E4M3FN --verify-diagnostics
+// RUN: amp-opt %t/target.mlir --amp-mixed-precision=target-type=f8E4M3FNUZ --verify-diagnostics
 // RUN: amp-opt %t/accumulate.mlir --amp-mixed-precision=accumulate-type=f64 --verify-diagnostics
 // RUN: amp-opt %t/output.mlir --amp-mixed-precision=output-type=i16 --verify-diagnostics
 // RUN: amp-opt %t/macs.mlir --amp-mixed-precision=min-macs=-1 --verify-diagnostics
@@ -31,7 +31,7 @@
 // NAME: no such option tagret-type
 
 //--- target.mlir
-// expected-error@unknown {{amp-mixed-precision: invalid target-type 'f8E4M3FN'; expected one of: f16, bf16}}
+// expected-error@unknown {{amp-mixed-precision: invalid target-type 'f8E4M3FNUZ'; expected one of: f16, bf16, f8E4M3FN, f8E5M2}}
 func.func @f() { return }
 
 //--- overflow-type.mlir
@@ -105,7 +105,7 @@ module {
 module {}
 
 //--- plan-target.mlir
-// expected-error@unknown {{amp-plan-precision: invalid target-type 'f64'; expected one of: f16, bf16}}
+// expected-error@unknown {{amp-plan-precision: invalid target-type 'f64'; expected one of: f16, bf16, f8E4M3FN, f8E5M2}}
 func.func @f() { return }
 
 //--- apply-target.mlir
@@ -114,7 +114,7 @@ func.func @f() { return }
 
 //--- apply-compute.mlir
 func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error@+1 {{amp.precision asks for compute 'f64'; it must be f32, f16 or bf16}}
+  // expected-error@+1 {{amp.precision asks for compute 'f64'; it must be f32, f16, bf16, f8E4M3FN or f8E5M2}}
   %0 = math.exp %a {amp.precision = #amp.precision<compute = f64, accumulate = f32, output = f32>} : tensor<4xf32>
   return %0 : tensor<4xf32>
 }

@@ -53,7 +53,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
-# The CPU reference lowering (upstream passes only).
+# The CPU reference lowering: upstream passes, and --amp-expand-fp8 for
+# FP8 conversions (no FP8 type in LLVM; a no-op on other models).
 CPU_PIPELINE = ",".join([
     "func.func(tosa-to-linalg-named)",
     "func.func(tosa-to-linalg)",
@@ -70,6 +71,7 @@ CPU_PIPELINE = ",".join([
     "func.func(convert-linalg-to-loops)",
     "func.func(llvm-request-c-wrappers)",
     "convert-scf-to-cf",
+    "amp-expand-fp8",
     "expand-strided-metadata",
     "lower-affine",
     "finalize-memref-to-llvm",

@@ -19,6 +19,10 @@
 // whose name or location differ is stale (the model changed since the
 // calibration) and is ignored with a warning.
 //
+// The arguments of a function (float ranked tensors) are observed too, keyed
+// by their position, in a section of their own ("arguments"): the FP8
+// conversion scales a function's inputs with them.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef AMP_ANALYSIS_OBSERVEDRANGES_H
@@ -90,9 +94,21 @@ public:
   const ObservedRange *lookup(llvm::StringRef function, unsigned index) const;
   bool empty() const { return functions.empty(); }
 
+  /// The entries of the arguments of `function`, by position.
+  std::vector<ObservedRange> &argumentEntries(llvm::StringRef function) {
+    return arguments[function];
+  }
+  /// The entry of argument `position` of `function`, or null (also for
+  /// files written before arguments were observed).
+  const ObservedRange *lookupArgument(llvm::StringRef function,
+                                      unsigned position) const;
+
 private:
-  llvm::StringMap<std::vector<ObservedRange>> functions;
+  llvm::StringMap<std::vector<ObservedRange>> functions, arguments;
 };
+
+/// The name the entries of function arguments carry in place of an op name.
+constexpr llvm::StringLiteral kObservedArgumentName = "argument";
 
 /// The largest finite magnitude and the smallest normal of f16 and bf16.
 constexpr double kF16Max = 65504.0, kBF16Max = 3.3895313892515355e38;

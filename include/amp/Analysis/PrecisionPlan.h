@@ -57,6 +57,7 @@
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -105,7 +106,8 @@ constexpr int64_t kLargeGrowthBytesPerElement = 12;
 
 /// The resolved options of a mixed-precision conversion.
 struct MixedPrecisionOptions {
-  /// The low-precision type (f16 or bf16).
+  /// The low-precision type (f16 or bf16; with fp8Type, the fallback
+  /// type).
   FloatType target;
   /// The policy; never null.
   PrecisionPolicyAttrInterface policy;
@@ -155,6 +157,27 @@ struct MixedPrecisionOptions {
   /// the minimum cut narrows a value after the op that brings it back down
   /// rather than before; 0: never.
   double largeGrowth = kLargeGrowth;
+
+  /// FP8 (FP8Contractions.h). `fp8Type`: the FP8 type (f8E4M3FN or f8E5M2)
+  /// green contractions run in when their operands have scales; `target` is
+  /// then the fallback type of everything else that would run in 16 bits.
+  /// Null: no FP8, except for ops annotated with an FP8 compute type.
+  FloatType fp8Type;
+  /// One scale per output channel for constant operands (weights) that have
+  /// a channel dimension, instead of one per tensor.
+  bool fp8PerChannelScales = false;
+  /// Contractions with fewer multiply-accumulates (when known statically)
+  /// do not run in FP8.
+  int64_t fp8MinMacs = 0;
+  /// Ranges observed on sample inputs for function arguments (as
+  /// observedMaxAbs for op results); null: none.
+  std::function<std::optional<double>(BlockArgument)> observedArgumentMaxAbs;
+  /// Set by the FP8 stage for the plan that follows it: the ops it made
+  /// (contractions, narrowings, epilogues), which keep their types and only
+  /// read FP32 values, and the ops skip-layers chose (counted before some
+  /// green ops became FP8), used instead of skipLayers.
+  const llvm::DenseSet<Operation *> *fixedOps = nullptr;
+  const llvm::DenseSet<Operation *> *skippedOps = nullptr;
 };
 
 /// The decision for one op.
@@ -196,6 +219,13 @@ public:
   /// user must fix: an unknown op under `unknown-ops=error`, an annotation or
   /// policy answer the op cannot honor.
   LogicalResult run();
+
+  /// The first steps of run() only: colors (annotations, lists, policy,
+  /// skip-layers) and the types of green ops, without ranges or gray
+  /// decisions and without the summary remark of ops without a color. The
+  /// FP8 stage (FP8Contractions.h) asks it which contractions would run in
+  /// 16 bits.
+  LogicalResult runColors();
 
   /// The ops that take part, in program order.
   ArrayRef<Operation *> getOps() const { return ops; }

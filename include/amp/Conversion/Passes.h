@@ -136,6 +136,11 @@ void populateAmpGPUIndexedReadFusionPatterns(RewritePatternSet &patterns);
 /// expansions allow it); run the f16/bf16-to-f32 extension first.
 void populateGPUMathExpansionPatterns(RewritePatternSet &patterns);
 
+/// --amp-expand-fp8: arith.truncf and arith.extf to and from f8E4M3FN and
+/// f8E5M2 as integer arithmetic (for CPU code and SIMT GPU code, which have
+/// no FP8 instructions).
+void populateAmpExpandFP8Patterns(RewritePatternSet &patterns);
+
 /// Reduces the argument of every f32 math.sin and math.cos under `root` to
 /// [-pi, pi] (x - j * 2pi with 2pi in three parts, Cody-Waite), so that
 /// upstream's polynomial approximation, which reduces with a single f32

@@ -770,4 +770,56 @@ def AmpGPUExpandMathPass : Pass<"amp-gpu-expand-math"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// FP8 arithmetic without FP8 support
+//===----------------------------------------------------------------------===//
+
+def AmpExpandFP8Pass : Pass<"amp-expand-fp8"> {
+  let summary = "Expand FP8 conversions (arith.truncf and arith.extf to and "
+                "from f8E4M3FN and f8E5M2) into integer arithmetic";
+  let description = [{
+    LLVM has no FP8 type: the LLVM type converter stores `f8E4M3FN` and
+    `f8E5M2` as `i8`, but `arith.truncf` and `arith.extf` to and from them
+    do not lower through `convert-arith-to-llvm`. This pass rewrites them
+    into integer arithmetic on the bits (`arith.bitcast` to `i32` and `i8`,
+    shifts, adds, selects), for any code without FP8 instructions: amp-run's
+    CPU lowering, and SIMT code of the GPU pipeline.
+
+    * `arith.truncf` from f32 (from f16 and bf16 through an exact
+      `arith.extf` to f32) rounds to nearest even, subnormals included.
+      f8E4M3FN has no infinity: finite values beyond its largest finite
+      value 448, and infinities, saturate to +-448 (as PTX's
+      `cvt.rn.satfinite` does), NaN becomes the NaN `0x7f`/`0xff`. f8E5M2 is
+      IEEE-like: values from the midpoint above 57344 on become infinities,
+      NaN stays a quiet NaN. A `truncf` with a rounding mode other than
+      `to_nearest_even` is left alone.
+    * `arith.extf` to f32 (and through f32 to f64, f16 or bf16, which hold
+      every FP8 value exactly) is exact; NaNs stay NaNs, f8E5M2 infinities
+      stay infinities.
+
+    Scalars, vectors and tensors are rewritten alike. The same arithmetic
+    converts weights at compile time (`amp::convertF32ToFP8`), and unit
+    tests compare both with `llvm::APFloat` on every FP8 value and rounding
+    boundary.
+
+    Example:
+
+    ```mlir
+    // amp-opt --amp-expand-fp8
+    %0 = arith.truncf %x : f32 to f8E4M3FN
+    // becomes
+    %u = arith.bitcast %x : f32 to i32
+    // ... sign, exponent rebias, rounding (normal and subnormal), saturation,
+    // NaN, in i32 ...
+    %t = arith.trunci %r : i32 to i8
+    %0 = arith.bitcast %t : i8 to f8E4M3FN
+    ```
+  }];
+  let statistics = [
+    Statistic<"numExpanded", "expanded-ops",
+              "FP8 conversions expanded into integer arithmetic">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // AMP_CONVERSION_PASSES_TD

@@ -36,7 +36,9 @@ def Amp_PrecisionAttr : Amp_Attr<"Precision", "precision"> {
     Both types must be floating-point types.
 
     An optional `compute` type fixes the type the op's inputs are read in
-    (default: the conversion's target type). `--amp-plan-precision` writes
+    (default: the conversion's target type). `f8E4M3FN` or `f8E5M2` runs a
+    contraction in FP8 with f32 accumulation when its operands have scales
+    (docs/fp8.md), and in the 16-bit target type otherwise. `--amp-plan-precision` writes
     it on every op it runs in 16 bits, so that an annotated module says
     everything `--amp-apply-precision` needs, also for ops that run in the
     overflow type (`#amp.precision<compute = bf16, accumulate = bf16,

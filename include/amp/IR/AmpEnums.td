@@ -74,6 +74,11 @@ def Amp_ReasonNarrowedAfterNormalization
     : I32EnumAttrCase<"NarrowedAfterNormalization", 13,
                       "narrowed after normalization">;
 
+def Amp_ReasonNoFP8Scale : I32EnumAttrCase<"NoFP8Scale", 14, "no fp8 scale">;
+def Amp_ReasonNoFP8Form : I32EnumAttrCase<"NoFP8Form", 15, "no fp8 form">;
+def Amp_ReasonFP8BelowThreshold : I32EnumAttrCase<"FP8BelowThreshold", 16,
+    "fp8 below threshold">;
+
 def Amp_Reason : I32EnumAttr<"Reason",
     "why an operation received its color or precision",
     [Amp_ReasonDefaultList, Amp_ReasonUserList, Amp_ReasonAnnotation,
@@ -81,7 +86,8 @@ def Amp_Reason : I32EnumAttr<"Reason",
      Amp_ReasonConstantOutOfRange, Amp_ReasonUnknownOp, Amp_ReasonPolicy,
      Amp_ReasonUnsupportedTypes, Amp_ReasonValueOutOfRange,
      Amp_ReasonIntegerNotExact, Amp_ReasonObservedRange,
-     Amp_ReasonNarrowedAfterNormalization]> {
+     Amp_ReasonNarrowedAfterNormalization, Amp_ReasonNoFP8Scale,
+     Amp_ReasonNoFP8Form, Amp_ReasonFP8BelowThreshold]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::amp";
 }

@@ -38,6 +38,51 @@ struct Precision {
   FloatType output;
 };
 
+/// An operand of a contraction that runs in FP8
+/// (MixedPrecisionOpInterface::getFP8Operands).
+struct FP8Operand {
+  /// Its operand number.
+  unsigned number;
+  /// The dimension of the operand that indexes the op's output channels (N
+  /// of a matmul's B, F of a convolution's filter), if it has one: a
+  /// constant operand with per-channel scales gets one scale per index of
+  /// this dimension.
+  std::optional<int64_t> channelDim;
+};
+
+/// What the FP8 rewrite of a contraction (MixedPrecisionOpInterface::
+/// rewriteInFP8) asks of the conversion: the operands in FP8, each
+/// multiplied by its scale, and the epilogue that multiplies the FP32
+/// accumulator by the inverse scales. The conversion implements it
+/// (lib/Transforms/FP8Contractions.cpp); the op's model builds the
+/// contraction between them.
+class FP8Builder {
+public:
+  virtual ~FP8Builder();
+  /// The FP8 type.
+  virtual FloatType getType() const = 0;
+  /// The FP8 form of operand `number` of the op: `value` (the operand, or
+  /// the same elements rearranged, e.g. padded with zeros) multiplied by the
+  /// operand's scale, clamped to the finite range and rounded, with its
+  /// dimensions permuted (dimension i of the result is dimension
+  /// `permutation[i]` of `value`; empty: as it is). A constant (or a
+  /// transpose of one) is converted at compile time, an activation by an
+  /// elementwise linalg.generic. Null if `value` is neither the operand nor
+  /// has its shape (nothing is built).
+  virtual Value narrow(RewriterBase &rewriter, unsigned number, Value value,
+                       ArrayRef<int64_t> permutation = {}) = 0;
+  /// `accumulator`, the FP32 result of the contraction of the narrowed
+  /// operands, times 1 / (product of the operands' scales): one factor, or
+  /// one per index of dimension `channelDim` of the result when a constant
+  /// operand has per-channel scales. `bias` (a 1-D tensor of the channels,
+  /// or of one element) and `addend` (the result's shape) are added after,
+  /// if given. Built as one elementwise linalg.generic after the
+  /// contraction.
+  virtual Value rescale(RewriterBase &rewriter, Value accumulator,
+                        int64_t channelDim, Value bias = {},
+                        Value addend = {}) = 0;
+};
+
 /// Returns true if `type` is a float scalar, or a shaped type (tensor, vector,
 /// memref) of floats.
 bool hasFloatElementType(Type type);

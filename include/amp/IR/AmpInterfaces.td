@@ -240,6 +240,41 @@ def MixedPrecisionOpInterface : OpInterface<"MixedPrecisionOpInterface"> {
             $_op.getOperation(), rewriter, operands, computeType);
       }]
     >,
+    InterfaceMethod<
+      /*desc=*/[{
+        Appends to `operands` the operands that a contraction reads in FP8
+        (with `target-type=f8E4M3FN` or `f8E5M2`, or an `amp.precision`
+        annotation with an FP8 `compute` type): the two inputs of a matmul
+        or convolution, with the dimension of each that indexes the output
+        channels, if any. Returns false when the op has no FP8 form (the
+        default; for example a depthwise convolution, or a matmul with
+        dynamic shapes): it then runs in the 16-bit fallback type. Every
+        operand listed needs a scale before the op can be rewritten.
+      }],
+      /*retTy=*/"bool",
+      /*methodName=*/"getFP8Operands",
+      /*args=*/(ins "::llvm::SmallVectorImpl<::mlir::amp::FP8Operand> &":$operands),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/"return false;"
+    >,
+    InterfaceMethod<
+      /*desc=*/[{
+        Rebuilds the op as an FP8 contraction and returns the FP32 value that
+        replaces its (single) result; the caller replaces the uses and
+        erases the op. The operands listed by `getFP8Operands` are narrowed
+        by `fp8.narrow` (in the layout FP8 Tensor Cores need: a matmul's B
+        K-major, as N x K), the contraction accumulates in f32 (linalg's
+        own `extf` in its payload) and `fp8.rescale` undoes the scales.
+        TOSA contractions become linalg ops, whose accumulator can be f32.
+        Returns failure, without changing the IR, when it cannot.
+      }],
+      /*retTy=*/"::mlir::FailureOr<::mlir::Value>",
+      /*methodName=*/"rewriteInFP8",
+      /*args=*/(ins "::mlir::RewriterBase &":$rewriter,
+                    "::mlir::amp::FP8Builder &":$fp8),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/"return ::mlir::failure();"
+    >,
   ];
 }
 

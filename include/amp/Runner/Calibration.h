@@ -6,7 +6,8 @@
 //===----------------------------------------------------------------------===//
 //
 // `amp-run --calibrate`: the FP32 model is instrumented with a probe
-// (amp/Runner/Probes.h) after every observed value (see
+// (amp/Runner/Probes.h) after every observed value and at the start of every
+// function for its float tensor arguments (see
 // amp/Analysis/ObservedRanges.h for which values and how they are keyed);
 // the recorder below accumulates each value's range over every call and
 // sample.
@@ -44,8 +45,13 @@ public:
 
 private:
   ObservedRanges observed;
-  /// Probe id -> (function, index).
-  std::vector<std::pair<std::string, unsigned>> probes;
+  /// Probe id -> (function, index, whether it is an argument).
+  struct Probe {
+    std::string function;
+    unsigned index;
+    bool argument;
+  };
+  std::vector<Probe> probes;
 };
 
 } // namespace runner

@@ -27,15 +27,18 @@ namespace runner {
 /// Adds to `pm` (anchored on builtin.module) the lowering to the LLVM
 /// dialect:
 ///  1. TOSA to linalg, tensor and arith; elementwise ops on tensors
-///     (the casts amp inserts) to linalg; all linalg ops generalized and
+///     (the casts amp inserts) to linalg; all linalg ops generalized, the
+///     FP8 inputs of reductions decoded once (--amp-cpu-decode-fp8) and
 ///     their loops ordered by --amp-cpu-loop-order; constants flattened
 ///     (--amp-flatten-constants) so that LLVM gets flat arrays;
 ///  2. one-shot bufferization across function boundaries (identity layouts
 ///     at the boundaries) and ownership-based deallocation;
 ///  3. linalg to loops, then scf/affine/memref to control flow;
-///  4. f16/bf16: math ops on them are extended to f32, arith ops emulated in
-///     f32 with a rounding after each op (arith.extf/truncf), bf16 casts
-///     expanded to integer code, so no soft-float runtime is needed;
+///  4. FP8 (f8E4M3FN, f8E5M2) casts expanded to integer code
+///     (--amp-expand-fp8); f16/bf16: math ops on them are extended to f32,
+///     arith ops emulated in f32 with a rounding after each op
+///     (arith.extf/truncf), bf16 casts expanded to integer code, so no
+///     soft-float runtime is needed;
 ///  5. everything to the LLVM dialect.
 /// Numerically, a low-precision op computes in f32 and rounds its result,
 /// which is what hardware without native 16-bit arithmetic does too.

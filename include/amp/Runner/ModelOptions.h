@@ -39,6 +39,7 @@ struct ModelOptions {
   llvm::cl::list<std::string> sharedLibs;
   llvm::cl::opt<std::string> inputs;
   llvm::cl::opt<uint64_t> seed;
+  llvm::cl::opt<uint64_t> inputSeed;
   llvm::cl::opt<std::string> inputRange;
   llvm::cl::opt<std::string> intRange;
 

@@ -229,6 +229,46 @@ def AmpOutlineKernelsPass : Pass<"amp-outline-kernels", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def AmpCpuDecodeFP8Pass : Pass<"amp-cpu-decode-fp8"> {
+  let summary = "Decode the FP8 inputs of reductions (contractions) to f32 "
+                "once, instead of at every iteration of their payload";
+  let description = [{
+    An FP8 contraction (`--amp-mixed-precision="target-type=f8E4M3FN"`)
+    reads its FP8 inputs through an `arith.extf` to f32 in its payload: in
+    naive loops that is two decodes per multiply-accumulate, each some thirty
+    integer instructions on a CPU without FP8 (`--amp-expand-fp8`). This
+    pass gives each such input of a `linalg.generic` with reduction loops
+    (one whose payload argument is only read by `arith.extf` to f32; an
+    elementwise op reads each element once anyway) an elementwise
+    `linalg.generic` that decodes the whole tensor first, and the payload
+    the f32 value. The copy is laid out with the loop of the output's last
+    dimension last (a K-major B, N x K, is decoded as K x N), so that the
+    naive loops walk it along the output as they walk an FP32 model's. The
+    numbers are the same (the extension is exact, and the payload computes
+    as before); the decodes go from M*N*K to M*K + K*N for a matmul.
+    amp-run's CPU lowering runs it after generalizing named ops.
+
+    Example:
+
+    ```mlir
+    %0 = linalg.generic {...} ins(%a, %b : tensor<4x8xf8E4M3FN>, tensor<8x2xf8E4M3FN>) outs(%c : tensor<4x2xf32>) {
+    ^bb0(%x: f8E4M3FN, %y: f8E4M3FN, %acc: f32):
+      %xf = arith.extf %x : f8E4M3FN to f32
+      %yf = arith.extf %y : f8E4M3FN to f32
+      ...
+    // becomes
+    %a32 = linalg.generic {...} ins(%a : tensor<4x8xf8E4M3FN>) outs(... : tensor<4x8xf32>) { arith.extf ... }
+    %b32 = linalg.generic {...} ins(%b : tensor<8x2xf8E4M3FN>) outs(... : tensor<8x2xf32>) { arith.extf ... }
+    %0 = linalg.generic {...} ins(%a32, %b32 : tensor<4x8xf32>, tensor<8x2xf32>) outs(%c : tensor<4x2xf32>) {
+    ^bb0(%x: f32, %y: f32, %acc: f32):
+      ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def AmpStripAnnotationsPass : Pass<"amp-strip-annotations"> {
   let summary = "Remove amp's attributes (amp.policy, amp.color, ...) from "
                 "every op";

@@ -28,10 +28,12 @@ namespace mlir {
 namespace amp {
 namespace runner {
 
-/// A value to watch: result `result` of `op`.
+/// A value to watch: result `result` of `op`, or (op null) a block
+/// argument, watched at the start of its block.
 struct ProbePoint {
   Operation *op;
   unsigned result;
+  BlockArgument argument = {};
 };
 
 /// Inserts a probe after each point (the id of points[i] is firstId + i)

@@ -74,6 +74,8 @@ struct ModelSetup {
   SmallVector<ArgumentShape> shapes; // for dynamic arguments
   bool randomizeWeights = false;
   uint64_t seed = 0;
+  /// The seed of random inputs that are not weights, if not `seed`.
+  std::optional<uint64_t> inputSeed;
   std::pair<double, double> floatRange{-1.0, 1.0};
   std::pair<int64_t, int64_t> intRange{0, 2};
   std::string inputs; // NumPy file or folder; empty: seeded random values

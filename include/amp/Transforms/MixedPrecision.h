@@ -15,9 +15,11 @@
 #define AMP_TRANSFORMS_MIXEDPRECISION_H
 
 #include "amp/Analysis/PrecisionPlan.h"
+#include "amp/Transforms/FP8Contractions.h"
 
 #include "mlir/IR/PatternMatch.h"
 
+#include <memory>
 #include <string>
 
 namespace mlir {
@@ -29,6 +31,9 @@ struct OpRecord {
   OperationName opName;
   Location location;
   OpDecision decision;
+  /// For contractions that asked for FP8: converted (the scales) or not
+  /// (why). Shared: most records have none, and a record stays small.
+  std::shared_ptr<const FP8Record> fp8 = nullptr;
 };
 
 /// Counts of one conversion.
@@ -40,8 +45,9 @@ struct ConversionStats {
   int64_t foldedConstants = 0;
   int64_t constantBytesBefore = 0;
   int64_t constantBytesAfter = 0;
-  /// Ops rewritten to low precision (green and gray).
-  int64_t converted = 0;
+  /// Ops rewritten to low precision (green and gray), and among them the
+  /// contractions rewritten to FP8.
+  int64_t converted = 0, fp8 = 0;
   /// Decisions, as the pass's statistics count them: ops without a color of
   /// their own, green ops in low precision, gray ops in low and in high
   /// precision, red ops.

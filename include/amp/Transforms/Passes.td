@@ -14,7 +14,20 @@ include "mlir/Pass/PassBase.td"
 // --amp-plan-precision (the same decisions, converted or written down).
 defvar AmpMixedPrecisionOptions = [
     Option<"targetType", "target-type", "std::string", /*default=*/"\"f16\"",
-           "Low-precision type of converted ops: f16 or bf16">,
+           "Low-precision type of converted ops: f16, bf16, or f8E4M3FN / "
+           "f8E5M2 for green contractions with scales (docs/fp8.md)">,
+    Option<"fallbackType", "fallback-type", "std::string",
+           /*default=*/"\"f16\"",
+           "With an FP8 target-type: the type of every op that would run in "
+           "16 bits but does not run in FP8 (contractions without a scale or "
+           "an FP8 form, gray ops): f16 or bf16">,
+    Option<"weightScales", "weight-scales", "std::string",
+           /*default=*/"\"per-tensor\"",
+           "FP8 scales of constant operands (weights): per-tensor, or "
+           "per-channel (one per output channel)">,
+    Option<"fp8MinMacs", "fp8-min-macs", "int64_t", /*default=*/"0",
+           "Contractions with fewer multiply-accumulates than this (when "
+           "known statically) run in fallback-type rather than FP8">,
     Option<"accumulateType", "accumulate-type", "std::string",
            /*default=*/"\"f32\"",
            "Accumulation type of green ops: f32, or 'target' to accumulate "
@@ -124,6 +137,17 @@ def AmpMixedPrecisionPass : Pass<"amp-mixed-precision"> {
     tensors (`tensor.empty`, `linalg.fill` of a constant) are rebuilt in the
     type each consumer reads them in, so FP32 consumers keep the FP32 value.
 
+    With `target-type=f8E4M3FN` (or `f8E5M2`), green contractions (linalg
+    matmul, batch_matmul and 2-D convolutions, `tosa.matmul`,
+    `tosa.conv2d`) whose FP8 operands all have a scale run with FP8 inputs
+    and f32 accumulation: weights are scaled by their own largest magnitude
+    and converted at compile time (K-major), activations scaled by the range
+    `ranges=` observed (times `range-margin`) or a static range proven
+    bounded and reached, and the accumulator multiplied by the inverse
+    scales. Everything else, contractions without a scale included (with a
+    remark), follows the plan above with `fallback-type` as its target.
+    See docs/fp8.md.
+
     Casts are `arith.truncf`/`arith.extf` (`tosa.cast` for TOSA values), at
     most one per value and type, never a round trip; casts of constants fold
     into new 16-bit constants. Function signatures are kept
@@ -159,6 +183,7 @@ def AmpMixedPrecisionPass : Pass<"amp-mixed-precision"> {
     Statistic<"numCasts", "casts", "Casts inserted">,
     Statistic<"numFoldedConstants", "folded-constants",
               "Constants folded into the target type">,
+    Statistic<"numFP8", "fp8-ops", "Contractions converted to FP8">,
   ];
   let dependentDialects = [
     "::mlir::amp::AmpDialect",

@@ -1,4 +1,5 @@
-//===- FloatConversion.h - Convert float constants to 16 bits ---*- C++ -*-===//
+//===- FloatConversion.h - Convert float constants to 16 and 8 bits -*- C++
+//-*-===//
 //
 // Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -8,6 +9,8 @@
 // Converts float constants (scalars, dense and dense_resource tensors) to a
 // narrower float type with round-to-nearest-even, and reports the values that
 // do not fit: those that overflow to infinity and those that flush to zero.
+// FP8 weights are scaled first (convertFloatConstantToFP8): w8 =
+// RNE(clamp(w * s, -max, max)), one scale per tensor or per channel.
 //
 // Two rules are not plain range checks:
 //  - The exact largest finite FP32 value (+-FLT_MAX, which frontends use as
@@ -29,6 +32,8 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+
+#include <optional>
 
 namespace mlir {
 namespace amp {
@@ -91,6 +96,60 @@ enum class IntegerRounding {
 /// null attribute for other attributes.
 TypedAttr convertFloatConstantToInteger(Attribute attr, IntegerType target,
                                         IntegerRounding rounding);
+
+//===----------------------------------------------------------------------===//
+// FP8
+//===----------------------------------------------------------------------===//
+
+/// The FP8 formats amp converts to, and their limits.
+enum class FP8Format {
+  /// 1-4-3, bias 7, no infinities, NaN = S.1111.111, largest finite 448.
+  E4M3FN,
+  /// 1-5-2, bias 15, IEEE-like (infinities, NaNs), largest finite 57344.
+  E5M2,
+};
+
+/// The format of `type` (f8E4M3FN or f8E5M2), if it is one of them.
+std::optional<FP8Format> getFP8Format(Type type);
+/// True for f8E4M3FN and f8E5M2.
+inline bool isFP8Type(Type type) { return getFP8Format(type).has_value(); }
+/// The largest finite value of `format`: 448 or 57344.
+double getFP8Max(FP8Format format);
+
+/// F32 -> FP8 bits, round to nearest even. E4M3FN saturates: finite values
+/// beyond the largest finite value and infinities become +-448 (the type has
+/// no infinity); NaN becomes 0x7f with its sign. E5M2 is IEEE: values from
+/// the midpoint above 57344 on become +-infinity (0x7c), NaN a quiet NaN
+/// (0x7e) with its sign. `overflow`, if given, is set when a finite value
+/// rounds beyond the largest finite value.
+uint8_t convertF32ToFP8(float value, FP8Format format,
+                        bool *overflow = nullptr);
+/// FP8 bits -> F32 (exact).
+float convertFP8ToF32(uint8_t bits, FP8Format format);
+
+/// The largest magnitude of the finite float values of `attr` (a
+/// convertible float constant): one number for the whole constant, or with
+/// `axis` one per index along that dimension of its type. Non-finite values
+/// are skipped. Returns an empty vector if `attr` cannot be read.
+SmallVector<double> getFloatMaxAbs(Attribute attr,
+                                   std::optional<unsigned> axis = {});
+
+/// Converts the float values of `attr` to the FP8 type `target` as FP8
+/// weights are stored: each value times its scale (in f32), clamped to the
+/// largest finite value and rounded to nearest even. `scales` holds one
+/// scale, or one per index along dimension `axis` of the result. The result
+/// is laid out by `permutation` (dimension i of the result is dimension
+/// permutation[i] of `attr`; empty: as `attr` is), which transposes a weight
+/// at compile time. `summary` counts the values that overflow (clamped), the
+/// non-zero values that flush to zero (negligible ones apart, as for 16-bit
+/// types) and the NaNs (as overflows: they stay NaN). Returns a dense
+/// constant, or null if `attr` is not a convertible float constant with a
+/// static shape.
+TypedAttr convertFloatConstantToFP8(Attribute attr, FloatType target,
+                                    ArrayRef<float> scales,
+                                    std::optional<unsigned> axis = {},
+                                    ArrayRef<int64_t> permutation = {},
+                                    RangeSummary *summary = nullptr);
 
 /// Number of bytes the payload of a constant attribute occupies (0 for
 /// attributes that are not element or scalar constants).

@@ -37,6 +37,12 @@ ModelOptions::ModelOptions(llvm::StringRef verb)
              cl::value_desc("file-or-folder"), cl::cat(inputCategory)),
       seed("seed", cl::desc("Seed of the random inputs and weights"),
            cl::init(0), cl::cat(inputCategory)),
+      inputSeed("input-seed",
+                cl::desc("Seed of the random inputs that are not weights "
+                         "(default: --seed): other inputs for the same "
+                         "weights, e.g. to calibrate on samples other than "
+                         "those a comparison runs on"),
+                cl::init(0), cl::cat(inputCategory)),
       inputRange("input-range",
                  cl::desc("Random float inputs are uniform in [lo, hi)"),
                  cl::value_desc("lo,hi"), cl::init("-1,1"),
@@ -71,6 +77,8 @@ FailureOr<ModelSetup> ModelOptions::getSetup(llvm::raw_ostream &errs) const {
   setup.shapes = std::move(*parsedShapes);
   setup.randomizeWeights = randomizeWeights;
   setup.seed = seed;
+  if (inputSeed.getNumOccurrences())
+    setup.inputSeed = inputSeed;
   setup.floatRange = *floatRange;
   setup.intRange = *integerRange;
   setup.inputs = inputs;

@@ -207,7 +207,10 @@ mlir::amp::runner::prepareModel(ModuleOp module, const ModelSetup &setup,
   random.name = "random";
   for (auto [i, arg] : llvm::enumerate(prepared.signature.arguments)) {
     HostTensor input(arg.kind, arg.shape);
-    RandomGenerator rng(setup.seed, i);
+    // Weight arguments follow the weights' seed, the others the inputs'.
+    RandomGenerator rng(
+        argumentFanIns[i] ? setup.seed : setup.inputSeed.value_or(setup.seed),
+        i);
     InputDistribution argDistribution = distribution;
     if (std::optional<int64_t> fanIn = argumentFanIns[i]) {
       argDistribution.floatHi = getHeUniformBound(*fanIn);

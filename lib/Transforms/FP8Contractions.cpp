@@ -1,0 +1,716 @@
+//===- FP8Contractions.cpp - Run green contractions in FP8 ----------------===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// See FP8Contractions.h. Three steps, each over the candidates in program
+// order:
+//  1. which contractions would run in 16 bits (PrecisionPlan::runColors) and
+//     ask for FP8 (target-type or an annotation);
+//  2. a scale for every FP8 operand (ScaleFinder), or the reason why not;
+//     all decided on the function as it was, before anything changes;
+//  3. the rewrite, by the op's model (MixedPrecisionOpInterface::
+//     rewriteInFP8) through an FP8Builder that folds constants, narrows
+//     activations (one narrowing per value, scale and layout, shared) and
+//     builds the epilogue.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Transforms/FP8Contractions.h"
+
+#include "amp/IR/AmpDialect.h"
+#include "amp/Utils/CastUtils.h"
+#include "amp/Utils/FloatConversion.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <map>
+#include <tuple>
+
+using namespace mlir;
+using namespace mlir::amp;
+
+StringRef mlir::amp::stringifyFP8ScaleSource(FP8ScaleSource source) {
+  switch (source) {
+  case FP8ScaleSource::Constant:
+    return "constant";
+  case FP8ScaleSource::ConstantPerChannel:
+    return "constant per channel";
+  case FP8ScaleSource::ObservedRange:
+    return "ranges";
+  case FP8ScaleSource::StaticRange:
+    return "static range";
+  }
+  llvm_unreachable("unknown FP8ScaleSource");
+}
+
+FP8Conversion::~FP8Conversion() {
+  for (Operation *op : llvm::reverse(detached))
+    op->erase();
+}
+
+bool mlir::amp::hasFP8Annotation(Operation *op) {
+  if (op->getRawDictionaryAttrs().empty())
+    return false;
+  auto precision = dyn_cast_or_null<PrecisionAttr>(
+      op->getDiscardableAttr(AmpDialect::PrecisionAttrHelper::getNameStr()));
+  return precision && precision.getComputeFloatType() &&
+         isFP8Type(precision.getComputeFloatType());
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Scales
+//===----------------------------------------------------------------------===//
+
+/// A constant reached through transposes: its value and the permutation
+/// from it to the value read (dimension i of the value is dimension
+/// permutation[i] of the constant).
+struct ConstantSource {
+  Operation *constOp;
+  Attribute attr;
+  SmallVector<int64_t> permutation;
+};
+
+/// The permutation of a transpose `op` (dimension i of its result is
+/// dimension p[i] of its input) and its input, if it is one: linalg.transpose,
+/// tosa.transpose, or a linalg.generic that copies its only input with a
+/// permuted indexing map.
+std::optional<std::pair<Value, SmallVector<int64_t>>>
+getTranspose(Operation *op) {
+  if (auto transpose = dyn_cast<linalg::TransposeOp>(op))
+    return std::make_pair(transpose.getInput(),
+                          llvm::to_vector(transpose.getPermutation()));
+  if (auto transpose = dyn_cast<tosa::TransposeOp>(op))
+    return std::make_pair(
+        transpose.getInput1(),
+        llvm::map_to_vector(transpose.getPerms(),
+                            [](int32_t p) -> int64_t { return p; }));
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 || !generic.hasPureTensorSemantics() ||
+      generic.getNumParallelLoops() != generic.getNumLoops())
+    return std::nullopt;
+  Block &body = generic.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  if (body.getOperations().size() != 1 ||
+      yield.getValues().front() != body.getArgument(0))
+    return std::nullopt;
+  AffineMap in = generic.getIndexingMapsArray()[0];
+  AffineMap out = generic.getIndexingMapsArray()[1];
+  if (!in.isPermutation() || !out.isIdentity())
+    return std::nullopt;
+  // value[d] = input[d_{in(0)}, d_{in(1)}, ...]: input dimension j is value
+  // dimension in(j), so value dimension i is input dimension in^-1(i).
+  SmallVector<int64_t> permutation(in.getNumResults());
+  for (unsigned j = 0; j < in.getNumResults(); ++j)
+    permutation[in.getDimPosition(j)] = j;
+  return std::make_pair(generic.getDpsInputOperand(0)->get(), permutation);
+}
+
+std::optional<ConstantSource> findConstant(Value value) {
+  SmallVector<int64_t> permutation; // value dim i -> source dim
+  auto rank = cast<ShapedType>(value.getType()).getRank();
+  permutation = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  while (Operation *def = value.getDefiningOp()) {
+    if (isFloatConstant(def)) {
+      Attribute attr = getConstantAttr(def);
+      if (!attr || isa<FloatAttr>(attr))
+        return std::nullopt;
+      return ConstantSource{def, attr, permutation};
+    }
+    std::optional<std::pair<Value, SmallVector<int64_t>>> transpose =
+        getTranspose(def);
+    if (!transpose)
+      return std::nullopt;
+    for (int64_t &p : permutation)
+      p = transpose->second[p];
+    value = transpose->first;
+  }
+  return std::nullopt;
+}
+
+/// How one FP8 operand of a candidate is scaled.
+struct OperandPlan {
+  FP8OperandScale scale;
+  /// One scale, or one per channel (along `channelDim` of the operand).
+  SmallVector<float> scales;
+  std::optional<int64_t> channelDim;
+  /// Set for constants, which are converted at compile time.
+  std::optional<ConstantSource> constant;
+};
+
+/// Finds scales for the operands of the candidates of one function.
+class ScaleFinder {
+public:
+  ScaleFinder(Operation *root, const MixedPrecisionOptions &options)
+      : root(root), options(options) {}
+
+  /// The plan of `operand` of `op` in `type`, or the reason why it has no
+  /// scale (in `why`).
+  std::optional<OperandPlan> find(Operation *op, const FP8Operand &operand,
+                                  FloatType type, std::string &why);
+
+private:
+  std::optional<double> getObserved(Value value) const;
+  const FloatRangeMap &getRanges() {
+    if (!ranges)
+      ranges = std::make_unique<FloatRangeMap>(root);
+    return *ranges;
+  }
+
+  Operation *root;
+  const MixedPrecisionOptions &options;
+  std::unique_ptr<FloatRangeMap> ranges;
+};
+
+/// The scale that maps `maxAbs` to `max`: 1 for zero (nothing to scale).
+float scaleFor(double max, double maxAbs) {
+  return maxAbs > 0 ? static_cast<float>(max / maxAbs) : 1.0f;
+}
+
+std::optional<double> ScaleFinder::getObserved(Value value) const {
+  if (auto result = dyn_cast<OpResult>(value))
+    return options.observedMaxAbs ? options.observedMaxAbs(result)
+                                  : std::nullopt;
+  auto arg = cast<BlockArgument>(value);
+  return options.observedArgumentMaxAbs ? options.observedArgumentMaxAbs(arg)
+                                        : std::nullopt;
+}
+
+std::optional<OperandPlan> ScaleFinder::find(Operation *op,
+                                             const FP8Operand &operand,
+                                             FloatType type, std::string &why) {
+  double max = getFP8Max(*getFP8Format(type));
+  Value value = op->getOperand(operand.number);
+  OperandPlan plan;
+  plan.scale.operand = operand.number;
+  plan.channelDim = operand.channelDim;
+
+  // A weight: its own values.
+  if (std::optional<ConstantSource> constant = findConstant(value)) {
+    plan.constant = constant;
+    bool perChannel = options.fp8PerChannelScales && operand.channelDim;
+    std::optional<unsigned> axis;
+    if (perChannel)
+      axis = constant->permutation[*operand.channelDim];
+    SmallVector<double> maxAbs = getFloatMaxAbs(constant->attr, axis);
+    if (maxAbs.empty()) {
+      why = "its constant cannot be read";
+      return std::nullopt;
+    }
+    plan.scale.source = perChannel ? FP8ScaleSource::ConstantPerChannel
+                                   : FP8ScaleSource::Constant;
+    plan.scale.channels = maxAbs.size();
+    plan.scale.maxAbs = 0;
+    plan.scale.scale = std::numeric_limits<double>::infinity();
+    for (double m : maxAbs) {
+      plan.scales.push_back(scaleFor(max, m));
+      plan.scale.maxAbs = std::max(plan.scale.maxAbs, m);
+      plan.scale.scale =
+          std::min(plan.scale.scale, static_cast<double>(plan.scales.back()));
+    }
+    if (!perChannel)
+      plan.channelDim.reset();
+    return plan;
+  }
+
+  // An activation: the range observed on samples, with the margin.
+  plan.channelDim.reset();
+  if (std::optional<double> observed = getObserved(value)) {
+    if (!std::isfinite(*observed)) {
+      why = "the range observed on sample inputs (ranges=) is not finite";
+      return std::nullopt;
+    }
+    plan.scale.source = FP8ScaleSource::ObservedRange;
+    plan.scale.maxAbs = *observed * options.observedMargin;
+    plan.scales.push_back(scaleFor(max, plan.scale.maxAbs));
+    plan.scale.scale = plan.scales.front();
+    return plan;
+  }
+  // ... or a static range, proven bounded and reached.
+  if (options.rangeAnalysis != RangeAnalysisKind::Off) {
+    FloatRange range = getRanges().lookup(value);
+    if (range.isInterval() && range.isBounded()) {
+      double maxAbs =
+          std::max(std::fabs(range.getLo()), std::fabs(range.getHi()));
+      std::optional<double> attained = range.getAttainedMaxAbs();
+      if (attained && *attained == maxAbs) {
+        plan.scale.source = FP8ScaleSource::StaticRange;
+        plan.scale.maxAbs = maxAbs;
+        plan.scales.push_back(scaleFor(max, maxAbs));
+        plan.scale.scale = plan.scales.front();
+        return plan;
+      }
+    }
+  }
+  why = "no range observed on sample inputs (ranges=) and no static range "
+        "proven bounded and reached";
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// The rewrite
+//===----------------------------------------------------------------------===//
+
+/// What the rewrites of one function share: the narrowed activations and
+/// the converted weights, and the summary of the weights' conversion.
+struct Narrowings {
+  /// (value, FP8 type, scale bits, permutation) -> FP8 value.
+  std::map<
+      std::tuple<const void *, const void *, uint32_t, SmallVector<int64_t>>,
+      Value>
+      activations;
+  /// (constant op, FP8 type, permutation, scales) -> FP8 constant.
+  std::map<std::tuple<Operation *, const void *, SmallVector<int64_t>,
+                      SmallVector<uint32_t>>,
+           Value>
+      constants;
+};
+
+/// The affine map of a linalg.generic over the dimensions of a value of
+/// rank `rank` that reads an operand permuted by `permutation` (dimension i
+/// of the result is dimension permutation[i] of the operand).
+AffineMap getPermutedReadMap(ArrayRef<int64_t> permutation, MLIRContext *ctx) {
+  SmallVector<AffineExpr> results(permutation.size());
+  for (auto [i, p] : llvm::enumerate(permutation))
+    results[p] = getAffineDimExpr(i, ctx);
+  return AffineMap::get(permutation.size(), 0, results, ctx);
+}
+
+class FP8BuilderImpl : public FP8Builder {
+public:
+  FP8BuilderImpl(Operation *op, FloatType type, ArrayRef<OperandPlan> operands,
+                 Narrowings &narrowings, RangeSummary &constants)
+      : op(op), type(type), operands(operands), narrowings(narrowings),
+        constants(constants) {}
+
+  FloatType getType() const override { return type; }
+  Value narrow(RewriterBase &rewriter, unsigned number, Value value,
+               ArrayRef<int64_t> permutation) override;
+  Value rescale(RewriterBase &rewriter, Value accumulator, int64_t channelDim,
+                Value bias, Value addend) override;
+
+private:
+  const OperandPlan *getPlan(unsigned number) const {
+    for (const OperandPlan &plan : operands)
+      if (plan.scale.operand == number)
+        return &plan;
+    return nullptr;
+  }
+  Value narrowConstant(RewriterBase &rewriter, const OperandPlan &plan,
+                       ArrayRef<int64_t> permutation);
+  Value narrowActivation(RewriterBase &rewriter, Value value, float scale,
+                         ArrayRef<int64_t> permutation);
+
+  Operation *op;
+  FloatType type;
+  ArrayRef<OperandPlan> operands;
+  Narrowings &narrowings;
+  RangeSummary &constants;
+};
+
+Value FP8BuilderImpl::narrow(RewriterBase &rewriter, unsigned number,
+                             Value value, ArrayRef<int64_t> permutation) {
+  const OperandPlan *plan = getPlan(number);
+  auto valueType = dyn_cast<RankedTensorType>(value.getType());
+  Value operand = op->getOperand(number);
+  if (!plan || !valueType || !valueType.hasStaticShape() ||
+      !valueType.getElementType().isF32() ||
+      valueType.getRank() != cast<ShapedType>(operand.getType()).getRank())
+    return {};
+  SmallVector<int64_t> perm(permutation);
+  if (perm.empty())
+    perm = llvm::to_vector(llvm::seq<int64_t>(0, valueType.getRank()));
+  if (static_cast<int64_t>(perm.size()) != valueType.getRank())
+    return {};
+  OpBuilder::InsertionGuard guard(rewriter);
+  if (plan->constant) {
+    // A weight is the operand itself, converted at compile time.
+    if (value != operand)
+      return {};
+    return narrowConstant(rewriter, *plan, perm);
+  }
+  return narrowActivation(rewriter, value, plan->scales.front(), perm);
+}
+
+Value FP8BuilderImpl::narrowConstant(RewriterBase &rewriter,
+                                     const OperandPlan &plan,
+                                     ArrayRef<int64_t> permutation) {
+  const ConstantSource &source = *plan.constant;
+  // Dimension i of the result is dimension permutation[i] of the operand,
+  // which is dimension source.permutation[...] of the constant.
+  SmallVector<int64_t> fromConstant;
+  for (int64_t p : permutation)
+    fromConstant.push_back(source.permutation[p]);
+  std::optional<unsigned> axis;
+  if (plan.channelDim)
+    axis = llvm::find(permutation, *plan.channelDim) - permutation.begin();
+  auto key =
+      std::make_tuple(source.constOp, type.getAsOpaquePointer(), fromConstant,
+                      llvm::map_to_vector(plan.scales, [](float s) {
+                        return llvm::bit_cast<uint32_t>(s);
+                      }));
+  Value &cached = narrowings.constants[key];
+  if (cached)
+    return cached;
+  RangeSummary summary;
+  TypedAttr value = convertFloatConstantToFP8(source.attr, type, plan.scales,
+                                              axis, fromConstant, &summary);
+  if (!value)
+    return {};
+  constants.merge(summary);
+  // Next to the original: it dominates every reader of it.
+  rewriter.setInsertionPointAfter(source.constOp);
+  cached = arith::ConstantOp::create(rewriter, source.constOp->getLoc(), value);
+  return cached;
+}
+
+Value FP8BuilderImpl::narrowActivation(RewriterBase &rewriter, Value value,
+                                       float scale,
+                                       ArrayRef<int64_t> permutation) {
+  auto key = std::make_tuple(
+      value.getAsOpaquePointer(), type.getAsOpaquePointer(),
+      llvm::bit_cast<uint32_t>(scale), SmallVector<int64_t>(permutation));
+  Value &cached = narrowings.activations[key];
+  if (cached)
+    return cached;
+  // Right after the value is defined: one narrowing serves every reader.
+  rewriter.setInsertionPointAfterValue(value);
+  Location loc = op->getLoc();
+  MLIRContext *ctx = rewriter.getContext();
+  auto valueType = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape;
+  for (int64_t p : permutation)
+    shape.push_back(valueType.getDimSize(p));
+  Value empty = tensor::EmptyOp::create(rewriter, loc, shape, type);
+  int64_t rank = shape.size();
+  SmallVector<AffineMap> maps = {getPermutedReadMap(permutation, ctx),
+                                 AffineMap::getMultiDimIdentityMap(rank, ctx)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  double max = getFP8Max(*getFP8Format(type));
+  FloatType fp8 = type;
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{empty.getType()}, ValueRange{value},
+      ValueRange{empty}, maps, iterators,
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        auto f32 = b.getF32Type();
+        Value s = arith::ConstantOp::create(b, loc, b.getFloatAttr(f32, scale));
+        Value lo = arith::ConstantOp::create(b, loc, b.getFloatAttr(f32, -max));
+        Value hi = arith::ConstantOp::create(b, loc, b.getFloatAttr(f32, max));
+        Value scaled = arith::MulFOp::create(b, loc, args[0], s);
+        Value clamped = arith::MinimumFOp::create(
+            b, loc, arith::MaximumFOp::create(b, loc, scaled, lo), hi);
+        Value narrow = arith::TruncFOp::create(b, loc, fp8, clamped);
+        linalg::YieldOp::create(b, loc, narrow);
+      });
+  cached = generic.getResult(0);
+  return cached;
+}
+
+Value FP8BuilderImpl::rescale(RewriterBase &rewriter, Value accumulator,
+                              int64_t channelDim, Value bias, Value addend) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointAfterValue(accumulator);
+  Location loc = op->getLoc();
+  MLIRContext *ctx = rewriter.getContext();
+  auto type = cast<RankedTensorType>(accumulator.getType());
+  int64_t rank = type.getRank();
+  if (channelDim < 0 || channelDim >= rank)
+    return {};
+
+  // 1 / (s_a * s_b): per tensor, or per channel if an operand has
+  // per-channel scales.
+  double perTensor = 1.0;
+  const OperandPlan *perChannel = nullptr;
+  for (const OperandPlan &plan : operands) {
+    if (plan.scales.size() > 1)
+      perChannel = &plan;
+    else
+      perTensor *= plan.scales.front();
+  }
+  int64_t channels = type.getDimSize(channelDim);
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  AffineMap channelMap =
+      AffineMap::get(rank, 0, getAffineDimExpr(channelDim, ctx), ctx);
+  AffineMap firstMap =
+      AffineMap::get(rank, 0, getAffineConstantExpr(0, ctx), ctx);
+  SmallVector<Value> inputs = {accumulator};
+  SmallVector<AffineMap> maps = {identity};
+  if (perChannel) {
+    if (static_cast<int64_t>(perChannel->scales.size()) != channels)
+      return {};
+    SmallVector<float> inverse;
+    for (float s : perChannel->scales)
+      inverse.push_back(static_cast<float>(1.0 / (perTensor * s)));
+    auto vectorType = RankedTensorType::get({channels}, rewriter.getF32Type());
+    inputs.push_back(arith::ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(vectorType, ArrayRef(inverse))));
+    maps.push_back(channelMap);
+  }
+  if (bias) {
+    auto biasType = cast<RankedTensorType>(bias.getType());
+    inputs.push_back(bias);
+    maps.push_back(biasType.getDimSize(0) == 1 && channels != 1 ? firstMap
+                                                                : channelMap);
+  }
+  if (addend) {
+    inputs.push_back(addend);
+    maps.push_back(identity);
+  }
+  maps.push_back(identity);
+  Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                        type.getElementType());
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{type}, inputs, ValueRange{empty}, maps,
+      iterators, [&](OpBuilder &b, Location loc, ValueRange args) {
+        unsigned next = 1;
+        Value factor =
+            perChannel
+                ? args[next++]
+                : arith::ConstantOp::create(
+                      b, loc,
+                      b.getF32FloatAttr(static_cast<float>(1.0 / perTensor)));
+        Value result = arith::MulFOp::create(b, loc, args[0], factor);
+        if (bias)
+          result = arith::AddFOp::create(b, loc, result, args[next++]);
+        if (addend)
+          result = arith::AddFOp::create(b, loc, result, args[next++]);
+        linalg::YieldOp::create(b, loc, result);
+      });
+  return generic.getResult(0);
+}
+
+/// Collects the ops a rewrite inserts.
+struct InsertedOps : public RewriterBase::Listener {
+  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
+    ops.push_back(op);
+  }
+  SmallVector<Operation *> ops;
+};
+
+/// Removes `op` from the IR (its results unused) and, transitively, the
+/// producers that become unused and have no side effects, except `keep`.
+/// They stay alive in `detached`.
+void detachDead(Operation *op, const llvm::DenseSet<Operation *> &keep,
+                SmallVector<Operation *> &detached) {
+  SmallVector<Operation *> worklist = {op};
+  while (!worklist.empty()) {
+    Operation *dead = worklist.pop_back_val();
+    SmallVector<Operation *> producers;
+    dead->walk([&](Operation *inner) {
+      for (Value operand : inner->getOperands())
+        if (Operation *def = operand.getDefiningOp();
+            def && !dead->isAncestor(def))
+          producers.push_back(def);
+    });
+    dead->dropAllReferences();
+    dead->remove();
+    detached.push_back(dead);
+    for (Operation *def : producers)
+      if (!keep.contains(def) && def->getBlock() && def->use_empty() &&
+          isMemoryEffectFree(def) && !llvm::is_contained(worklist, def))
+        worklist.push_back(def);
+  }
+}
+
+/// "'linalg.matmul' runs in f16, not f8E4M3FN: " and the reason.
+std::string describeFallback(Operation *op, FloatType fallback, FloatType type,
+                             StringRef why) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "'" << op->getName() << "' runs in " << fallback << ", not " << type
+     << ": " << why;
+  return text;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The stage
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+mlir::amp::convertContractionsToFP8(Operation *root,
+                                    const MixedPrecisionOptions &options,
+                                    FP8Conversion &result) {
+  // Without an FP8 target, only annotated ops ask for FP8.
+  if (!options.fp8Type) {
+    WalkResult found = root->walk([](Operation *op) {
+      return hasFP8Annotation(op) ? WalkResult::interrupt()
+                                  : WalkResult::advance();
+    });
+    if (!found.wasInterrupted())
+      return success();
+  }
+
+  // 1. The contractions that would run in 16 bits, as the plan colors them.
+  PrecisionPlan colors(root, options);
+  if (failed(colors.runColors()))
+    return failure();
+
+  // 2. Their scales, on the function as it is.
+  struct Candidate {
+    Operation *op;
+    OpDecision decision;
+    FloatType type;
+    SmallVector<OperandPlan, 2> operands;
+  };
+  std::vector<Candidate> candidates;
+  ScaleFinder finder(root, options);
+  auto fallback = [&](Operation *op, FloatType type, Reason reason,
+                      const std::string &why, bool remark) {
+    FP8Record record;
+    record.type = type;
+    record.why = why;
+    result.fallbacks[op] = {reason, record};
+    if (remark || options.remarks)
+      op->emitRemark(describeFallback(op, options.target, type, why));
+  };
+  auto f32 = Float32Type::get(root->getContext());
+  for (auto [i, op] : llvm::enumerate(colors.getOps())) {
+    const OpDecision &d = colors.getDecision(i);
+    if (d.reason == Reason::SkipLayers)
+      result.skippedOps.insert(op);
+    if (d.color != Color::green || d.reason == Reason::UnsupportedTypes)
+      continue;
+    // The FP8 type: an annotation's, else the target's; an annotation with
+    // another compute type keeps the op out of FP8.
+    FloatType type = options.fp8Type;
+    PrecisionAttr precision;
+    if (!op->getRawDictionaryAttrs().empty())
+      precision = dyn_cast_or_null<PrecisionAttr>(op->getDiscardableAttr(
+          AmpDialect::PrecisionAttrHelper::getNameStr()));
+    if (precision && precision.getComputeFloatType())
+      type = isFP8Type(precision.getComputeFloatType())
+                 ? precision.getComputeFloatType()
+                 : FloatType();
+    if (!type)
+      continue;
+    auto iface = getMixedPrecisionInterface(op);
+    SmallVector<FP8Operand, 2> fp8Operands;
+    if (!iface || !iface.getFP8Operands(fp8Operands)) {
+      fallback(op, type, Reason::NoFP8Form,
+               "it has no FP8 form (FP8 runs matmul, batch_matmul and 2-D "
+               "convolutions with static f32 shapes)",
+               /*remark=*/false);
+      continue;
+    }
+    if (precision && precision.getAccumulateFloatType() != f32) {
+      std::string why;
+      llvm::raw_string_ostream(why)
+          << "amp.precision asks for accumulate "
+          << precision.getAccumulateFloatType()
+          << ", and FP8 contractions accumulate in f32";
+      fallback(op, type, Reason::NoFP8Form, why, /*remark=*/true);
+      continue;
+    }
+    // (An annotation that asks for FP8 is the op's own word.)
+    bool annotated = precision && precision.getComputeFloatType();
+    if (options.fp8MinMacs > 0 && !annotated) {
+      std::optional<int64_t> macs = iface.estimateMacs();
+      if (macs && *macs < options.fp8MinMacs) {
+        std::string why;
+        llvm::raw_string_ostream(why)
+            << "it performs " << *macs
+            << " multiply-accumulates, fewer than fp8-min-macs ("
+            << options.fp8MinMacs << ")";
+        fallback(op, type, Reason::FP8BelowThreshold, why, /*remark=*/false);
+        continue;
+      }
+    }
+    Candidate candidate{op, d, type, {}};
+    std::string missing;
+    for (const FP8Operand &operand : fp8Operands) {
+      std::string why;
+      std::optional<OperandPlan> plan = finder.find(op, operand, type, why);
+      if (!plan) {
+        missing =
+            llvm::formatv("operand {0} has no scale: {1}", operand.number, why)
+                .str();
+        break;
+      }
+      candidate.operands.push_back(std::move(*plan));
+    }
+    if (!missing.empty()) {
+      fallback(op, type, Reason::NoFP8Scale, missing, /*remark=*/true);
+      continue;
+    }
+    candidates.push_back(std::move(candidate));
+  }
+
+  // 3. The rewrites.
+  Narrowings narrowings;
+  InsertedOps inserted;
+  IRRewriter rewriter(root->getContext(), &inserted);
+  for (Candidate &candidate : candidates) {
+    Operation *op = candidate.op;
+    // (A candidate whose only reader an earlier rewrite removed is gone.)
+    if (!op->getBlock())
+      continue;
+    FP8Record record;
+    record.type = candidate.type;
+    for (const OperandPlan &plan : candidate.operands)
+      record.scales.push_back(plan.scale);
+    size_t firstInserted = inserted.ops.size();
+    FP8BuilderImpl builder(op, candidate.type, candidate.operands, narrowings,
+                           record.constants);
+    FailureOr<Value> replacement =
+        getMixedPrecisionInterface(op).rewriteInFP8(rewriter, builder);
+    if (failed(replacement) || !*replacement) {
+      // Nothing of the attempt is used: remove what it made.
+      for (Operation *made :
+           llvm::reverse(ArrayRef(inserted.ops).drop_front(firstInserted)))
+        if (made->use_empty())
+          rewriter.eraseOp(made);
+      inserted.ops.resize(firstInserted);
+      fallback(op, candidate.type, Reason::NoFP8Form,
+               "its FP8 form could not be built", /*remark=*/true);
+      continue;
+    }
+    for (Operation *made : ArrayRef(inserted.ops).drop_front(firstInserted))
+      result.fixedOps.insert(made);
+    Value old = op->getResult(0);
+    if (options.observedMaxAbs)
+      if (std::optional<double> observed =
+              options.observedMaxAbs(cast<OpResult>(old)))
+        result.observed[*replacement] = *observed;
+    rewriter.replaceAllUsesWith(old, *replacement);
+    record.converted = true;
+    if (options.remarks) {
+      std::string text;
+      llvm::raw_string_ostream remark(text);
+      remark << "'" << op->getName() << "' runs in " << candidate.type;
+      for (const FP8OperandScale &scale : record.scales)
+        remark << "; operand " << scale.operand << " scale "
+               << llvm::format("%g", scale.scale) << " ("
+               << stringifyFP8ScaleSource(scale.source)
+               << ", |x| <= " << llvm::format("%g", scale.maxAbs) << ")";
+      op->emitRemark(text);
+    }
+    OpDecision decision = candidate.decision;
+    decision.lowPrecision = true;
+    decision.computeType = candidate.type;
+    decision.accumulateType = decision.outputType = f32;
+    result.converted.push_back(
+        {op->getName(), op->getLoc(), decision, std::move(record)});
+    detachDead(op, result.fixedOps, result.detached);
+  }
+  return success();
+}
