@@ -50,7 +50,9 @@ check-asan: configure-asan
 	@cmake --build $(ASAN_BUILD_DIR) --target check-amp
 
 fuzz: configure-asan
-	@cmake --build $(ASAN_BUILD_DIR) --target amp-parse-fuzzer amp-graph-fuzzer amp-graphgen
+	@cmake --build $(ASAN_BUILD_DIR) --target amp-parse-fuzzer amp-graph-fuzzer \
+	  amp-ptx-fuzzer amp-opt amp-graphgen
+	@cmake --build $(ASAN_BUILD_DIR) --target amp-onnx-fuzzer >/dev/null 2>&1 || true
 	@fuzz/run-campaign.sh $(ASAN_BUILD_DIR) $(FUZZ_SECONDS)
 
 install: build

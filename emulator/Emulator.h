@@ -67,6 +67,10 @@ struct Options {
   /// Load DIR/module-<n>.ptx instead of the n-th module a program loads,
   /// where that file exists (to try an edited kernel without rebuilding).
   std::string replaceDirectory;
+  /// A launch that executes more warp instructions than this fails with
+  /// LaunchFailed (0: no limit). Fuzzing runs arbitrary PTX with it, since
+  /// a kernel may loop forever.
+  uint64_t instructionBudget = 0;
 
   /// AMP_EMULATOR_CHECKS=error|warn, AMP_EMULATOR_RACES=0|1,
   /// AMP_EMULATOR_ARCH=sm_80|sm_90, AMP_EMULATOR_TRACE=1,

@@ -9,8 +9,8 @@
 // memory, its shadow (for the checks), mbarriers and pending asynchronous
 // copies; warps with their registers (32 lanes side by side per register),
 // divergence groups and asynchronous-operation state. Executor.cpp runs
-// warps and the scalar instructions; TensorCore.cpp the warp-collective
-// matrix instructions; AsyncCopy.cpp cp.async, TMA and mbarriers.
+// warps and dispatches each instruction to the file of its family (listed
+// there).
 //
 //===----------------------------------------------------------------------===//
 
@@ -198,8 +198,13 @@ public:
   uint8_t *globalBytes(const Warp &w, int lane, uint64_t address,
                        uint32_t size, bool write);
 
-  // Instruction groups (each file implements its own).
+  // Instruction families (each file implements its own).
   void executeScalar(Warp &w, const Instruction &in, uint32_t mask);
+  void executeArithmetic(Warp &w, const Instruction &in, uint32_t mask);
+  void executeFloat(Warp &w, const Instruction &in, uint32_t mask);
+  void executeConversion(Warp &w, const Instruction &in, uint32_t mask);
+  void executeMemory(Warp &w, const Instruction &in, uint32_t mask);
+  void executeWarpCollective(Warp &w, const Instruction &in, uint32_t mask);
   void executeTensorCore(Warp &w, const Instruction &in, uint32_t mask);
   void executeAsync(Warp &w, const Instruction &in, uint32_t mask);
 

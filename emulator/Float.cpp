@@ -7,11 +7,14 @@
 //
 // Rounding to the 16-bit formats and from integers, in every PTX rounding
 // mode, by integer arithmetic on the significand (no dependence on the host's
-// floating-point environment).
+// floating-point environment), and the FP8 formats (e4m3, e5m2).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Float.h"
+
+#include <cmath>
+#include <limits>
 
 namespace amp {
 namespace emu {
@@ -127,6 +130,85 @@ double roundIntegerToFloat(uint64_t u, bool negative, int mantBits,
     magnitude = std::ldexp(static_cast<double>(n), shift);
   }
   return negative ? -magnitude : magnitude;
+}
+
+//===----------------------------------------------------------------------===//
+// FP8
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A format's fraction bits, exponent bias and largest finite value.
+struct Fp8Params {
+  int mantBits;
+  int bias;
+  double maxFinite;
+};
+Fp8Params fp8Params(Fp8Format format) {
+  return format == Fp8Format::E4M3 ? Fp8Params{3, 7, 448.0}
+                                   : Fp8Params{2, 15, 57344.0};
+}
+} // namespace
+
+double fp8ToDouble(uint8_t bits, Fp8Format format) {
+  Fp8Params p = fp8Params(format);
+  int expBits = 7 - p.mantBits;
+  bool negative = bits & 0x80;
+  int exp = (bits >> p.mantBits) & ((1 << expBits) - 1);
+  int mant = bits & ((1 << p.mantBits) - 1);
+  double v;
+  if (isFp8NaN(bits, format))
+    return std::numeric_limits<double>::quiet_NaN();
+  if (format == Fp8Format::E5M2 && exp == 31)
+    v = std::numeric_limits<double>::infinity();
+  else if (exp == 0) // subnormal: 0.m * 2^(1 - bias)
+    v = std::ldexp(static_cast<double>(mant), 1 - p.bias - p.mantBits);
+  else
+    v = std::ldexp(static_cast<double>(mant | (1 << p.mantBits)),
+                   exp - p.bias - p.mantBits);
+  return negative ? -v : v;
+}
+
+uint8_t roundDoubleToFp8(double x, Fp8Format format, bool satFinite,
+                         bool relu) {
+  Fp8Params p = fp8Params(format);
+  const uint8_t nan = 0x7f;
+  if (std::isnan(x))
+    return nan;
+  if (relu && x < 0)
+    x = 0;
+  uint8_t sign = std::signbit(x) ? 0x80 : 0;
+  double a = std::fabs(x);
+  uint8_t maxBits = format == Fp8Format::E4M3 ? 0x7e : 0x7b;
+  uint8_t overflow = satFinite                   ? maxBits
+                     : format == Fp8Format::E4M3 ? nan
+                                                 : uint8_t(0x7c); // infinity
+  if (std::isinf(a))
+    return overflow == nan ? nan : uint8_t(sign | overflow);
+  // The quantum at a's binade (or the subnormal quantum), and a rounded to
+  // a multiple of it, ties to even: exact in a double (a / q is a power-of-
+  // two scaling, and the quotient has at most 53 bits).
+  int minExp = 1 - p.bias;
+  int e = a == 0 ? minExp : std::ilogb(a);
+  if (e < minExp)
+    e = minExp;
+  double q = std::ldexp(1.0, e - p.mantBits);
+  double n = a / q;
+  double fl = std::floor(n), frac = n - fl;
+  uint64_t units = static_cast<uint64_t>(fl);
+  if (frac > 0.5 || (frac == 0.5 && (units & 1)))
+    ++units;
+  double r = static_cast<double>(units) * q;
+  if (r > p.maxFinite)
+    return overflow == nan ? nan : uint8_t(sign | overflow);
+  if (r == 0)
+    return sign;
+  int re = std::ilogb(r);
+  if (re < minExp) // subnormal
+    return uint8_t(
+        sign | static_cast<uint8_t>(std::ldexp(r, p.bias - 1 + p.mantBits)));
+  uint8_t mant = static_cast<uint8_t>(std::ldexp(r, p.mantBits - re)) &
+                 ((1 << p.mantBits) - 1);
+  return uint8_t(sign | ((re + p.bias) << p.mantBits) | mant);
 }
 
 } // namespace emu

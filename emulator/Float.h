@@ -233,6 +233,36 @@ inline bool isBFloatSubnormal(uint16_t b) {
   return ((b >> 7) & 0xff) == 0 && (b & 0x7f) != 0;
 }
 
+//===----------------------------------------------------------------------===//
+// 8-bit formats
+//===----------------------------------------------------------------------===//
+
+/// The FP8 formats of the PTX ISA (section "Alternate Floating-Point Data
+/// Formats"; the OCP 8-bit formats): .e4m3 has 1 sign, 4 exponent (bias 7)
+/// and 3 fraction bits, no infinities and one NaN per sign (S.1111.111), so
+/// its largest value is 1.75 * 2^8 = 448; .e5m2 is laid out like IEEE 754
+/// (1, 5 with bias 15, 2), with infinities and NaNs, largest 1.75 * 2^15 =
+/// 57344. Both have subnormals.
+enum class Fp8Format : uint8_t { E4M3, E5M2 };
+
+/// The value of FP8 bits (exact in a double, and in f16 and f32).
+double fp8ToDouble(uint8_t bits, Fp8Format format);
+
+/// `x` rounded to nearest even in `format`. With `satFinite` (cvt's
+/// .satfinite, mandatory for FP8 destinations): a NaN gives NaN (0x7f), a
+/// magnitude beyond the largest finite value after rounding (infinities
+/// included) gives that value with x's sign. Without it, such a magnitude
+/// gives infinity (.e5m2) or NaN (.e4m3, which has no infinity), as IEEE 754
+/// rounding to nearest does. With `relu` (.relu), a negative result is +0.
+uint8_t roundDoubleToFp8(double x, Fp8Format format, bool satFinite,
+                         bool relu = false);
+
+/// Whether FP8 bits are a NaN.
+inline bool isFp8NaN(uint8_t bits, Fp8Format format) {
+  return format == Fp8Format::E4M3 ? (bits & 0x7f) == 0x7f
+                                   : (bits & 0x7c) == 0x7c && (bits & 3);
+}
+
 /// Flushes a subnormal float to a zero of the same sign (.ftz).
 inline float flushSubnormal(float f) {
   if (std::fpclassify(f) == FP_SUBNORMAL)

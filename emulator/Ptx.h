@@ -59,6 +59,8 @@ enum class Type : uint8_t {
   TF32,
   E4M3,
   E5M2,
+  E4M3x2, // a pair of .e4m3 in 16 bits (cvt)
+  E5M2x2,
 };
 
 /// Width of a type in bits (Pred: 1).

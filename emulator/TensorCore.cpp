@@ -16,7 +16,9 @@
 //    A element a_i at row g + 8 * ((i / 2) % 2), column 2t + i % 2 +
 //    8 * (i / 4); B element b_i at row 2t + i % 2 + 8 * (i / 2), column g;
 //    C/D element c_i at row g + 8 * (i / 2), column 2t + i % 2.
-//  - wgmma.mma_async.m64nNk16 (sm_90a): the warpgroup computes a 64xN tile,
+//  - wgmma.mma_async.m64nNk16 (sm_90a), and m64nNk32 with .e4m3/.e5m2
+//    inputs (either type for A and for B; no transposes: A and B K-major
+//    in shared memory): the warpgroup computes a 64xN tile,
 //    warp w of the warpgroup rows 16w..16w+15 with the C/D layout of
 //    m16n8 repeated over N / 8 column blocks; A and B come from shared
 //    memory through matrix descriptors (start address, leading and stride
@@ -25,8 +27,10 @@
 //    [4, 4 + log2(swizzle / 16)) from bits [7, ...). A may come from
 //    registers instead (the mma.sync A layout per warp).
 //
-// Products of 16-bit inputs are exact in f32; sums are accumulated in f32 in
-// K order (hardware keeps at least this precision).
+// Products of 16-bit and of 8-bit inputs are exact in f32; sums are
+// accumulated in f32 in K order. Hardware adds in an unspecified order and
+// internal precision (for FP8, DeepGEMM reports it imprecise enough to
+// promote partial sums to f32 every few MMAs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +46,25 @@ namespace {
 
 float inputValue(uint16_t bits, Type t) {
   return t == Type::BF16 ? bfloatToFloat(bits) : halfToFloat(bits);
+}
+
+/// Every value of an FP8 format as a float (exact), filled on first use.
+struct Fp8Table {
+  float values[2][256];
+  Fp8Table() {
+    for (int b = 0; b < 256; ++b) {
+      values[0][b] = static_cast<float>(
+          fp8ToDouble(static_cast<uint8_t>(b), Fp8Format::E4M3));
+      values[1][b] = static_cast<float>(
+          fp8ToDouble(static_cast<uint8_t>(b), Fp8Format::E5M2));
+    }
+  }
+};
+
+/// The value of an .e4m3 or .e5m2 element.
+float fp8Value(uint8_t bits, Type t) {
+  static const Fp8Table table;
+  return table.values[t == Type::E5M2][bits];
 }
 
 /// The profile's class of a Tensor Core input type.
@@ -289,24 +312,37 @@ void Launch::executeTensorCore(Warp &w, const Instruction &in, uint32_t mask) {
   }
   // Operand order: d, a, b, scale-d, imm-scale-a, imm-scale-b
   //                [, imm-trans-a], imm-trans-b
+  // The FP8 forms (k32) have no imm-trans operands: A and B are K-major.
+  int kDim = in.k;
+  bool fp8 = kDim == 32;
+  uint32_t elemBytes = fp8 ? 1 : 2;
   int next = 2;
   uint64_t bDesc = read(w, in.ops[next++], leader);
   bool scaleD = read(w, in.ops[next++], leader) & 1;
   int64_t scaleA = signExtend(read(w, in.ops[next++], leader), 32);
   int64_t scaleB = signExtend(read(w, in.ops[next++], leader), 32);
-  bool transA = false;
-  if (!aFromRegs)
-    transA = read(w, in.ops[next++], leader) & 1;
-  bool transB = next < in.numOperands ? (read(w, in.ops[next], leader) & 1)
-                                      : false;
-  Type t = in.type2;
+  bool transA = false, transB = false;
+  if (!fp8) {
+    if (!aFromRegs)
+      transA = read(w, in.ops[next++], leader) & 1;
+    transB =
+        next < in.numOperands ? (read(w, in.ops[next], leader) & 1) : false;
+  }
+  if (fp8 && aFromRegs) {
+    fail(LaunchError::IllegalInstruction, w, leader,
+         "wgmma with FP8 inputs and A in registers is not implemented by the "
+         "emulator",
+         /*fatal=*/true);
+    return;
+  }
+  Type t = in.type2, tB = fp8 ? in.type3 : in.type2;
   uint32_t wgWarp = w.index % 4;
   // Each warp computes 16 of the 64 rows.
   if (profile)
     profile->mmaMacs[static_cast<int>(mmaKind(t))] +=
         uint64_t(16) * in.n * in.k;
-  float A[16][16];
-  float B[16][256];
+  float A[16][32];
+  float B[32][256];
   WgmmaGroup &group = w.wgmmaOpen;
   w.wgmmaOpenUsed = true;
   group.line = in.line;
@@ -326,16 +362,17 @@ void Launch::executeTensorCore(Warp &w, const Instruction &in, uint32_t mask) {
     uint32_t start = static_cast<uint32_t>(desc & 0x3fff) << 4;
     uint32_t mode = static_cast<uint32_t>(desc >> 62) & 3;
     uint32_t swz = mode == 1 ? 128 : mode == 2 ? 64 : mode == 3 ? 32 : 0;
-    for (uint32_t k = 0; k < 16; ++k)
+    for (uint32_t k = 0; k < static_cast<uint32_t>(kDim); ++k)
       for (uint32_t i = 0; i < mnCount; ++i) {
         uint32_t a = swizzleAddress(
-            start + wgmmaElementOffset(desc, mnMajor, 2, mn0 + i, k), swz);
+            start + wgmmaElementOffset(desc, mnMajor, elemBytes, mn0 + i, k),
+            swz);
         out[k * mnCount + i] = a;
         chunks.push_back(a & ~15u);
       }
     return true;
   };
-  uint32_t aAddr[16 * 16], bAddr[16 * 256];
+  uint32_t aAddr[16 * 32], bAddr[32 * 256];
   uint64_t aDesc = 0;
   if (!aFromRegs) {
     aDesc = read(w, in.ops[1], leader);
@@ -357,10 +394,12 @@ void Launch::executeTensorCore(Warp &w, const Instruction &in, uint32_t mask) {
       group.reads.push_back({c, c + 16});
   }
   const uint8_t *smem = w.cta->shared.data();
-  auto value = [&](uint32_t a) {
+  auto value = [&](uint32_t a, Type type) {
+    if (fp8)
+      return fp8Value(smem[a], type);
     uint16_t bits;
     std::memcpy(&bits, smem + a, 2);
-    return inputValue(bits, t);
+    return inputValue(bits, type);
   };
   if (aFromRegs) {
     const Operand &aOp = in.ops[1];
@@ -378,19 +417,19 @@ void Launch::executeTensorCore(Warp &w, const Instruction &in, uint32_t mask) {
       }
     }
   } else {
-    for (uint32_t k = 0; k < 16; ++k)
+    for (int k = 0; k < kDim; ++k)
       for (uint32_t r = 0; r < 16; ++r)
-        A[r][k] = value(aAddr[k * 16 + r]);
+        A[r][k] = value(aAddr[k * 16 + r], t);
   }
-  for (uint32_t k = 0; k < 16; ++k)
+  for (int k = 0; k < kDim; ++k)
     for (int col = 0; col < n; ++col)
-      B[k][col] = value(bAddr[k * n + col]);
+      B[k][col] = value(bAddr[k * n + col], tB);
   if (scaleA < 0)
     for (auto &row : A)
       for (float &v : row)
         v = -v;
   if (scaleB < 0)
-    for (int k = 0; k < 16; ++k)
+    for (int k = 0; k < kDim; ++k)
       for (int col = 0; col < n; ++col)
         B[k][col] = -B[k][col];
   // D = (scale-d ? C : 0) + A * B for this warp's 16 rows: gather C from
@@ -427,7 +466,7 @@ void Launch::executeTensorCore(Warp &w, const Instruction &in, uint32_t mask) {
     }
   }
   for (int r = 0; r < 16; ++r)
-    for (int k = 0; k < 16; ++k) {
+    for (int k = 0; k < kDim; ++k) {
       float a = A[r][k];
       for (int col = 0; col < n; ++col)
         D[r][col] += a * B[k][col]; // exact products, as above

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# A fuzzing campaign: the three fuzzers one after the other, each for a third
+# A fuzzing campaign: the fuzzers one after the other, each for an equal share
 # of SECONDS, under `nice -n 19` (one process at a time), with the binaries of
-# BUILD_DIR (configure it with AMP_ENABLE_FUZZERS=ON: `make fuzz` does).
+# BUILD_DIR (configure it with AMP_ENABLE_FUZZERS=ON: `make fuzz` does):
+# amp-parse-fuzzer, amp-graph-fuzzer, amp-ptx-fuzzer (the emulator), then
+# amp-onnx-fuzzer when the build has it, then amp-graphgen.
 #
 #   fuzz/run-campaign.sh BUILD_DIR SECONDS [WORK_DIR]
 #
@@ -14,8 +16,11 @@ build=${1:?usage: run-campaign.sh BUILD_DIR SECONDS [WORK_DIR]}
 seconds=${2:?usage: run-campaign.sh BUILD_DIR SECONDS [WORK_DIR]}
 work=${3:-$build/fuzz-campaign}
 src=$(cd "$(dirname "$0")/.." && pwd)
-third=$(( seconds / 3 ))
-mkdir -p "$work/parse-corpus" "$work/graph-corpus" "$work/artifacts" "$work/graphgen-failures"
+fuzzers=4
+[ -x "$build/bin/amp-onnx-fuzzer" ] && fuzzers=5
+third=$(( seconds / fuzzers ))
+mkdir -p "$work/parse-corpus" "$work/graph-corpus" "$work/ptx-corpus" \
+  "$work/onnx-corpus" "$work/artifacts" "$work/graphgen-failures"
 
 python3 "$src/fuzz/make-seeds.py" "$work/seeds" "$src/test" "$src/third_party/corpus" \
   "$src/fuzz/regressions" >/dev/null
@@ -49,8 +54,20 @@ run_libfuzzer() { # name, corpus dirs...
   ls "$work/artifacts" | grep "^$name-" || true
 }
 
+# PTX seeds: the kernels of the GPU tests' models (made once).
+[ -d "$work/ptx-seeds" ] || "$src/fuzz/make-ptx-seeds.sh" "$build" "$work/ptx-seeds" >/dev/null
+# ONNX seeds: the importer's test models and Debian's conformance models.
+if [ $fuzzers -eq 5 ] && [ ! -d "$work/onnx-seeds" ]; then
+  mkdir -p "$work/onnx-seeds"
+  python3 "$src/test/amp-import-onnx/Inputs/make_models.py" "$work/onnx-seeds" >/dev/null 2>&1
+  find /usr/share/libonnx-testdata -name '*.onnx' -size -1M 2>/dev/null | head -400 |
+    while read -r f; do cp "$f" "$work/onnx-seeds/$(echo "$f" | md5sum | cut -c1-12).onnx"; done
+fi
+
 run_libfuzzer amp-parse-fuzzer "$work/parse-corpus" "$work/seeds"
 run_libfuzzer amp-graph-fuzzer "$work/graph-corpus"
+run_libfuzzer amp-ptx-fuzzer "$work/ptx-corpus" "$work/ptx-seeds"
+[ $fuzzers -eq 5 ] && run_libfuzzer amp-onnx-fuzzer "$work/onnx-corpus" "$work/onnx-seeds"
 
 # The standalone generator from where the last campaign stopped.
 seed_file="$work/graphgen.next-seed"

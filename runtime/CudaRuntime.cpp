@@ -944,6 +944,19 @@ AMP_EXPORT void *ampTensorMap2D_bf16(int64_t rank, void *descriptor,
                            boxRows, boxCols);
 }
 
+// FP8 matrices: TMA has no FP8 data type and copies bytes (UINT8).
+AMP_EXPORT void *ampTensorMap2D_f8E4M3FN(int64_t rank, void *descriptor,
+                                         int64_t boxRows, int64_t boxCols) {
+  return cachedTensorMap2D({rank, descriptor}, CU_TENSOR_MAP_DATA_TYPE_UINT8,
+                           boxRows, boxCols);
+}
+
+AMP_EXPORT void *ampTensorMap2D_f8E5M2(int64_t rank, void *descriptor,
+                                       int64_t boxRows, int64_t boxCols) {
+  return cachedTensorMap2D({rank, descriptor}, CU_TENSOR_MAP_DATA_TYPE_UINT8,
+                           boxRows, boxCols);
+}
+
 //===----------------------------------------------------------------------===//
 // Constants (weights)
 //===----------------------------------------------------------------------===//
@@ -955,6 +968,8 @@ AMP_EXPORT void *ampTensorMap2D_bf16(int64_t rank, void *descriptor,
   }
 AMP_DEVICE_CONSTANT(f16, 2)
 AMP_DEVICE_CONSTANT(bf16, 2)
+AMP_DEVICE_CONSTANT(f8E4M3FN, 1)
+AMP_DEVICE_CONSTANT(f8E5M2, 1)
 AMP_DEVICE_CONSTANT(f32, 4)
 AMP_DEVICE_CONSTANT(f64, 8)
 AMP_DEVICE_CONSTANT(i1, 1)

@@ -194,6 +194,21 @@ if subprocess.run([sys.executable, "-c", "import torch"],
                   capture_output=True).returncode == 0:
     config.available_features.add("torch")
 
+# FP8 on the CPU and in amp-compile, which the FP8 GPU tests compare with:
+#   amp-cpu-fp8    amp-compile's CPU lowering expands FP8 conversions
+#                  (--amp-expand-fp8): a CPU FP8 build of an FP8 model
+#   amp-fp8-mixed-precision  --amp-mixed-precision takes FP8 target types
+with open(os.path.join(config.amp_src_root, "tools", "amp-compile",
+                       "amp-compile.py")) as _f:
+    if "amp-expand-fp8" in _f.read():
+        config.available_features.add("amp-cpu-fp8")
+_probe = subprocess.run(
+    [os.path.join(config.amp_tools_dir, "amp-opt"), "-",
+     "--amp-mixed-precision=target-type=f8E4M3FN"],
+    input="module {}", capture_output=True, text=True)
+if _probe.returncode == 0:
+    config.available_features.add("amp-fp8-mixed-precision")
+
 # `lit --param gpu_record=DIR`: the GPU-run tests also record their programs
 # and reference outputs in DIR, for bench/gpu/device-run.sh on a GPU host
 # without LLVM (test/GPU/Inputs/run-vs-cpu.sh).

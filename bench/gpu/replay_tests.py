@@ -5,7 +5,8 @@ Each case folder (written by test/GPU/Inputs/run-vs-cpu.sh under
 `lit --param gpu_record=DIR`) holds a GPU program, the FP32 CPU reference
 outputs, the outputs recorded where it was built (amp's PTX emulator when
 that machine has no GPU) and a `case` file: `chip=... precision=...
-max_rel_l2=...`. Every case runs on the GPU with the seed of the test (7)
+max_rel_l2=... [min_cosine=...]` (test/GPU/Inputs/run-fp8-vs-cpu.sh too).
+Every case runs on the GPU with the seed of the test (7)
 and passes when its outputs match the CPU reference within the test's
 bound, as the lit test checks. The distance to the recorded (emulated)
 outputs is reported beside it: the emulator and the GPU run the same PTX,
@@ -39,13 +40,15 @@ def read_case(path):
     return fields
 
 
-def compare(tool, ref, test, bound, json_path):
+def compare(tool, ref, test, bound, json_path, min_cosine=None):
     """Runs amp-compare; returns (matched, metrics of the first output)."""
     cmd = [sys.executable, tool, ref, test, "--json", json_path]
     if bound is None:
         cmd += ["--max-rel-l2", "1e30", "--min-cosine", "-2"]
     else:
         cmd += ["--max-rel-l2", str(bound)]
+        if min_cosine is not None:
+            cmd += ["--min-cosine", str(min_cosine)]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     metrics = {}
     try:
@@ -114,7 +117,8 @@ def main():
             continue
         matched, vs_cpu, text = compare(
             args.compare, os.path.join(case, "reference"), outputs,
-            result["max_rel_l2"], os.path.join(work, name + ".cpu.json"))
+            result["max_rel_l2"], os.path.join(work, name + ".cpu.json"),
+            fields.get("min_cosine"))
         result["vs_cpu"] = vs_cpu
         recorded = os.path.join(case, "recorded")
         if os.path.isdir(recorded):

@@ -8,7 +8,7 @@ random weights (torch's default initialization with torch.manual_seed(0);
 batch-norm statistics are randomized too, so that they matter). For each
 model NAME it writes NAME.onnx, NAME.input.npy (a seeded random input) and
 NAME.torch.npy (torch's FP32 output on that input), for
-bench/onnx/torchvision.py to compare with amp-run's. The ONNX files are build
+bench/onnx/run_torchvision.py to compare with amp-run's. The ONNX files are build
 products: never commit them.
 """
 

@@ -143,8 +143,10 @@ void PrecisionPlan::addReader(Operation *op, const Marks &start) {
 
 /// The float attributes of `op` a type must hold (clamp bounds and the
 /// like): FP32 values other than +-FLT_MAX and infinities, which stand for
-/// "no bound" and map to the target's own largest value.
-static void getBoundAttributes(Operation *op, SmallVectorImpl<double> &bounds) {
+/// "no bound" and map to the target's own largest value (counted in
+/// `sentinels` when given).
+static void getBoundAttributes(Operation *op, SmallVectorImpl<double> &bounds,
+                               int64_t *sentinels = nullptr) {
   // The op's model says which attributes are floats (reading each inherent
   // attribute by name is most of the cost); an op without one is read in
   // full.
@@ -160,6 +162,8 @@ static void getBoundAttributes(Operation *op, SmallVectorImpl<double> &bounds) {
     double v = getFloatAttrValue(value);
     if (std::isfinite(v) && std::abs(v) != flt)
       bounds.push_back(v);
+    else if (sentinels && std::abs(v) == flt)
+      ++*sentinels;
   }
 }
 
@@ -183,14 +187,15 @@ void PrecisionPlan::addOp(Operation *op, OpInfo &&info, const Marks &start,
   // (After an error, as if coloring had stopped there: no more remarks.)
   if (succeeded(colored))
     colored = colorOp(op, infos.back());
-  // The largest float attribute, as checkRanges reads them.
-  if (!options.clampConstants) {
-    SmallVector<double, 2> bounds;
-    getBoundAttributes(op, bounds);
+  // The largest float attribute, as checkRanges reads them; +-FLT_MAX
+  // bounds count as sentinels (the conversion writes them as the target's
+  // largest value: see convertToMixedPrecision).
+  SmallVector<double, 2> bounds;
+  getBoundAttributes(op, bounds, &constantSummary.numSentinel);
+  if (!options.clampConstants)
     for (double bound : bounds)
       infos.back().largestBound =
           std::max(infos.back().largestBound, std::abs(bound));
-  }
 }
 
 void PrecisionPlan::collectOp(Operation *op) {
@@ -429,6 +434,8 @@ bool PrecisionPlan::isElidedConstant(Operation *op) {
 }
 
 void PrecisionPlan::summarizeUncolored() {
+  if (!options.diagnostics)
+    return;
   if (!uncoloredOps.empty()) {
     unsigned total = 0;
     for (auto &entry : uncoloredOps)
@@ -478,9 +485,10 @@ void PrecisionPlan::applySkipLayers() {
   for (int64_t index : options.skipLayers) {
     int64_t position = index < 0 ? count + index : index;
     if (position < 0 || position >= count) {
-      root->emitWarning() << "skip-layers index " << index
-                          << " is out of range: this function has " << count
-                          << " green op" << (count == 1 ? "" : "s");
+      if (options.diagnostics)
+        root->emitWarning() << "skip-layers index " << index
+                            << " is out of range: this function has " << count
+                            << " green op" << (count == 1 ? "" : "s");
       continue;
     }
     OpInfo &info = infos[green[position]];
@@ -690,7 +698,8 @@ void PrecisionPlan::applyRanges() {
       d.outputType = overflow && !inOverflow ? overflow : f32;
       remark << "keeps " << target << " inputs with an " << d.outputType
              << " output: " << describeRangeReason(d);
-      op->emitRemark(text);
+      if (options.diagnostics)
+        op->emitRemark(text);
       continue;
     }
     if (overflow && !inOverflow) {
@@ -707,7 +716,8 @@ void PrecisionPlan::applyRanges() {
       if (inOverflow)
         d.rangeType = overflow;
     }
-    op->emitRemark(text + describeRangeReason(d));
+    if (options.diagnostics)
+      op->emitRemark(text + describeRangeReason(d));
     info.pinned = true;
   }
 }
@@ -784,7 +794,7 @@ bool PrecisionPlan::constantFits(Operation *constOp) {
   RangeSummary summary = checkFloatRange(value, options.target);
   constantSummary.merge(summary);
   bool fits = summary.fits() || options.clampConstants;
-  if (!summary.fits())
+  if (!summary.fits() && options.diagnostics)
     constOp->emitRemark() << "constant does not fit " << options.target << " ("
                           << summary.numOverflow << " overflow, "
                           << summary.numUnderflow << " flush to zero)"
@@ -1127,11 +1137,42 @@ void PrecisionPlan::minBytesCut() {
   // results, in the target type: each is a group of its own that touches
   // nothing in FP32, whose cut is empty. It runs low if it touches anything
   // low (as below), decided here without the tables.
+  // Growths are computed on the first question (Magnitude.h).
+  MagnitudeMap magnitudes;
+  // Whether a free op that reads `value` brings its large growth back down
+  // (see the penalties below): such a value is decided by the tables, where
+  // the penalty is, whatever its neighbours, so that the rule does not
+  // depend on how the ops around it happen to be grouped (a second run,
+  // which sees the first run's casts, groups them differently).
+  const SmallVector<bool> isFreeAtStart = isFree;
+  auto isShrunkLater = [&](Value value, size_t near) {
+    double large = options.largeGrowth;
+    if (large <= 0 || !isConvertible(value))
+      return false;
+    std::optional<double> growth;
+    for (Operation *user : value.getUsers()) {
+      std::optional<unsigned> j = findIndex(user, near);
+      if (!j || !isFreeAtStart[*j])
+        continue;
+      if (!growth)
+        growth = magnitudes.lookup(value).growth;
+      if (*growth < large)
+        return false;
+      if (magnitudes.getResultGrowth(user) * large <= *growth)
+        return true;
+    }
+    return false;
+  };
   for (size_t i = 0; i < ops.size(); ++i) {
     if (!isFree[i])
       continue;
     Operation *op = ops[i];
     bool alone = true, touchesLow = false;
+    if (llvm::any_of(getDataInputs(i),
+                     [&](Value input) { return isShrunkLater(input, i); }) ||
+        llvm::any_of(op->getResults(),
+                     [&](Value result) { return isShrunkLater(result, i); }))
+      continue;
     for (Value input : getDataInputs(i)) {
       int producer = producerOf(input, i);
       alone = producer == kLow || producer == kAny;
@@ -1296,14 +1337,13 @@ void PrecisionPlan::minBytesCut() {
 
   MinCutGraph graph;
   std::vector<unsigned> nodeOf(ops.size());
-  // Growths are computed on the first question (Magnitude.h).
-  MagnitudeMap magnitudes;
   struct Shrinking {
     int op;
     unsigned use;
     double inputGrowth, resultGrowth;
   };
   SmallVector<Shrinking, 4> shrinking;
+  SmallVector<unsigned, 4> penalized;
   auto groupValues = ArrayRef(valuesByLeader);
   for (auto members = ArrayRef(membersByLeader); !members.empty();) {
     unsigned leader = members.front().first;
@@ -1327,6 +1367,36 @@ void PrecisionPlan::minBytesCut() {
         infos[member].decision.lowPrecision = false;
       continue;
     }
+    // Values of large growth that a free op of the group brings back down
+    // (a division by the count a sum added up, a normalization): handling
+    // one in 16 bits (a free op making or reading it low) costs
+    // kLargeGrowthBytesPerElement more per element, paid once, so the cut
+    // narrows it after that op where this costs no more. The penalty is an
+    // edge from the source like an FP32 neighbour, so a group with one is
+    // cut even when nothing in FP32 touches it (otherwise the rule would
+    // depend on whether an FP32 neighbour happens to be there, and a second
+    // run, which sees the first run's casts, could decide differently).
+    shrinking.clear();
+    penalized.clear();
+    double large = options.largeGrowth;
+    for (auto [_, u] :
+         large > 0 ? values : ArrayRef<std::pair<unsigned, unsigned>>()) {
+      const ValueUses &use = uses[u];
+      std::optional<double> growth;
+      for (int consumer : use.consumers) {
+        if (consumer < 0)
+          continue;
+        if (!growth)
+          growth = magnitudes.lookup(use.value).growth;
+        if (*growth < large)
+          break;
+        double result = magnitudes.getResultGrowth(ops[consumer]);
+        if (result * large <= *growth)
+          shrinking.push_back({consumer, u, *growth, result});
+      }
+      if (!shrinking.empty() && shrinking.back().use == u)
+        penalized.push_back(u);
+    }
     // A group that nothing in FP32 feeds or reads (a clamp between two
     // convolutions) has no edge from the source: its cut is empty and every
     // member runs low. Most groups of a network are of this kind.
@@ -1335,7 +1405,7 @@ void PrecisionPlan::minBytesCut() {
       return use.producer == kHigh ||
              llvm::is_contained(use.consumers, static_cast<int>(kHigh));
     });
-    if (!touchesHigh) {
+    if (!touchesHigh && penalized.empty()) {
       for (auto [_, member] : group)
         infos[member].decision.lowPrecision = true;
       continue;
@@ -1392,30 +1462,9 @@ void PrecisionPlan::minBytesCut() {
           graph.addEdge(c, up, MinCutGraph::kInfinite);
       }
     }
-    // Values of large growth that a free op of the group brings back down
-    // (a division by the count a sum added up, a normalization): handling
-    // one in 16 bits (a free op making or reading it low) costs
-    // kLargeGrowthBytesPerElement more per element, paid once, so the cut
-    // narrows it after that op where this costs no more.
-    shrinking.clear();
-    double large = options.largeGrowth;
-    for (auto [_, u] :
-         large > 0 ? values : ArrayRef<std::pair<unsigned, unsigned>>()) {
+    // The penalties of the values of large growth (found above).
+    for (unsigned u : penalized) {
       const ValueUses &use = uses[u];
-      std::optional<double> growth;
-      for (int consumer : use.consumers) {
-        if (consumer < 0)
-          continue;
-        if (!growth)
-          growth = magnitudes.lookup(use.value).growth;
-        if (*growth < large)
-          break;
-        double result = magnitudes.getResultGrowth(ops[consumer]);
-        if (result * large <= *growth)
-          shrinking.push_back({consumer, u, *growth, result});
-      }
-      if (shrinking.empty() || shrinking.back().use != u)
-        continue;
       unsigned penalty = graph.addNode();
       graph.addEdge(MinCutGraph::kSource, penalty,
                     kLargeGrowthBytesPerElement * getNumElements(use.value));

@@ -21,6 +21,13 @@
 // convolution (mixed precision rounds the padded input) is applied to the
 // value read.
 //
+// FP8 convolutions (f8E4M3FN/f8E5M2 input and filter, f32 output) become the
+// matmul form of FP8 mixed precision (docs/fp8.md): B stored K-major (N x
+// K) and read with the map (n, k), what the wgmma kernel's FP8 form needs
+// (no transpose for FP8 operands): an FHWC filter is already F x K, an
+// HWCF filter is transposed (at compile time when it is a constant), and
+// the NCHW im2col gather is built as pixels x K.
+//
 //===----------------------------------------------------------------------===//
 
 #include "amp/Conversion/Passes.h"
@@ -284,6 +291,24 @@ struct Idx {
   }
 };
 
+static bool isFP8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+
+/// The maps of an FP8 contraction: A (m, k), B (n, k), C (m, n), with a
+/// leading batch dimension for batch matmuls.
+static ArrayAttr fp8MatmulMaps(MLIRContext *ctx, bool batch) {
+  unsigned n = batch ? 4 : 3, o = batch ? 1 : 0;
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  auto map = [&](AffineExpr x, AffineExpr y) {
+    SmallVector<AffineExpr> results;
+    if (batch)
+      results.push_back(d(0));
+    results.append({x, y});
+    return AffineMapAttr::get(AffineMap::get(n, 0, results, ctx));
+  };
+  AffineExpr m = d(o), nn = d(o + 1), k = d(o + 2);
+  return ArrayAttr::get(ctx, {map(m, k), map(nn, k), map(m, nn)});
+}
+
 /// The transpose of `v` viewed as `rows` x `cols`, folded, when `v` is a
 /// dense constant; null otherwise.
 static Value foldTransposedConstant(RewriterBase &rewriter, Location loc,
@@ -378,9 +403,10 @@ LogicalResult mlir::amp::rewriteConvAsMatmul(RewriterBase &rewriter,
   Type in = getElementTypeOrSelf(conv.getDpsInputs()[0].getType());
   Type filterType = getElementTypeOrSelf(conv.getDpsInputs()[1].getType());
   Type out = getElementTypeOrSelf(conv.getDpsInits()[0].getType());
-  if (!(in.isF16() || in.isBF16() || in.isF32()) || filterType != in ||
-      !out.isF32())
-    return rewriter.notifyMatchFailure(conv, "not 16-bit or f32 -> f32");
+  bool fp8 = isFP8(in) && isFP8(filterType);
+  if (!(in.isF16() || in.isBF16() || in.isF32() || fp8) ||
+      (!fp8 && filterType != in) || !out.isF32())
+    return rewriter.notifyMatchFailure(conv, "not 16-bit, FP8 or f32 -> f32");
   FailureOr<ConvGeometry> geometry = readGeometry(conv);
   if (failed(geometry))
     return rewriter.notifyMatchFailure(conv, "unsupported convolution");
@@ -412,21 +438,30 @@ LogicalResult mlir::amp::rewriteConvAsMatmul(RewriterBase &rewriter,
           return {n, c, ix.mulAdd(oh, g.sh, kh, g.dh),
                   ix.mulAdd(ow, g.sw, kw, g.dw)};
         });
-    // B[k, f]: HWCF collapsed, or FHWC collapsed and transposed.
+    // B[k, f]: HWCF collapsed, or FHWC collapsed and transposed. FP8: B[f,
+    // k], FHWC collapsed, or HWCF collapsed and transposed.
     Value b;
-    if (g.layout == ConvGeometry::Layout::NhwcHwcf) {
+    bool collapseOnly = (g.layout == ConvGeometry::Layout::NhwcHwcf) != fp8;
+    if (collapseOnly && !fp8) {
       b = tensor::CollapseShapeOp::create(
           rewriter, loc, filter,
           ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
-    } else {
-      Value fk = tensor::CollapseShapeOp::create(
+    } else if (collapseOnly) {
+      b = tensor::CollapseShapeOp::create(
           rewriter, loc, filter,
           ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
-      b = foldTransposedConstant(rewriter, loc, filter, g.f, k);
+    } else {
+      // FHWC [F, K] to [K, F], or (FP8) HWCF [K, F] to [F, K].
+      int64_t rows = fp8 ? k : g.f, cols = fp8 ? g.f : k;
+      Value collapsed = tensor::CollapseShapeOp::create(
+          rewriter, loc, filter,
+          fp8 ? ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}}
+              : ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+      b = foldTransposedConstant(rewriter, loc, filter, rows, cols);
       if (!b) {
-        Value empty = tensor::EmptyOp::create(rewriter, loc,
-                                              ArrayRef<int64_t>{k, g.f}, in);
-        b = linalg::TransposeOp::create(rewriter, loc, fk, empty,
+        Value empty = tensor::EmptyOp::create(
+            rewriter, loc, ArrayRef<int64_t>{cols, rows}, filterType);
+        b = linalg::TransposeOp::create(rewriter, loc, collapsed, empty,
                                         ArrayRef<int64_t>{1, 0})
                 ->getResult(0);
       }
@@ -434,8 +469,12 @@ LogicalResult mlir::amp::rewriteConvAsMatmul(RewriterBase &rewriter,
     Value c = tensor::CollapseShapeOp::create(
         rewriter, loc, init,
         ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+    SmallVector<NamedAttribute> attrs;
+    if (fp8)
+      attrs.push_back(rewriter.getNamedAttr(
+          "indexing_maps", fp8MatmulMaps(rewriter.getContext(), false)));
     auto mm = linalg::MatmulOp::create(rewriter, loc, TypeRange{c.getType()},
-                                       ValueRange{a, b}, ValueRange{c});
+                                       ValueRange{a, b}, ValueRange{c}, attrs);
     matmul = mm;
     result = tensor::ExpandShapeOp::create(
         rewriter, loc, init.getType(), mm.getResult(0),
@@ -455,39 +494,58 @@ LogicalResult mlir::amp::rewriteConvAsMatmul(RewriterBase &rewriter,
               ix.mulAdd(ow, g.sw, kw, g.dw)};
     };
     if (g.n == 1) {
-      Value a = buildGather(
-          rewriter, loc, g, {k, p}, in,
-          [&](OpBuilder &b, ArrayRef<Value> idx) {
-            return position(b, arith::ConstantIndexOp::create(b, loc, 0),
-                            idx[0], idx[1]);
-          });
+      // FP8: the gather as B[p, k] (K-major).
+      Value a =
+          fp8 ? buildGather(rewriter, loc, g, {p, k}, in,
+                            [&](OpBuilder &b, ArrayRef<Value> idx) {
+                              return position(
+                                  b, arith::ConstantIndexOp::create(b, loc, 0),
+                                  idx[1], idx[0]);
+                            })
+              : buildGather(rewriter, loc, g, {k, p}, in,
+                            [&](OpBuilder &b, ArrayRef<Value> idx) {
+                              return position(
+                                  b, arith::ConstantIndexOp::create(b, loc, 0),
+                                  idx[0], idx[1]);
+                            });
       Value c = tensor::CollapseShapeOp::create(
           rewriter, loc, init,
           ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
-      auto mm = linalg::MatmulOp::create(rewriter, loc,
-                                         TypeRange{c.getType()},
-                                         ValueRange{f2, a}, ValueRange{c});
+      SmallVector<NamedAttribute> attrs;
+      if (fp8)
+        attrs.push_back(rewriter.getNamedAttr(
+            "indexing_maps", fp8MatmulMaps(rewriter.getContext(), false)));
+      auto mm =
+          linalg::MatmulOp::create(rewriter, loc, TypeRange{c.getType()},
+                                   ValueRange{f2, a}, ValueRange{c}, attrs);
       matmul = mm;
       result = tensor::ExpandShapeOp::create(
           rewriter, loc, init.getType(), mm.getResult(0),
           ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
     } else {
-      Value a = buildGather(
-          rewriter, loc, g, {g.n, k, p}, in,
-          [&](OpBuilder &b, ArrayRef<Value> idx) {
-            return position(b, idx[0], idx[1], idx[2]);
-          });
+      Value a = fp8 ? buildGather(rewriter, loc, g, {g.n, p, k}, in,
+                                  [&](OpBuilder &b, ArrayRef<Value> idx) {
+                                    return position(b, idx[0], idx[2], idx[1]);
+                                  })
+                    : buildGather(rewriter, loc, g, {g.n, k, p}, in,
+                                  [&](OpBuilder &b, ArrayRef<Value> idx) {
+                                    return position(b, idx[0], idx[1], idx[2]);
+                                  });
       Value empty = tensor::EmptyOp::create(
-          rewriter, loc, ArrayRef<int64_t>{g.n, g.f, k}, in);
+          rewriter, loc, ArrayRef<int64_t>{g.n, g.f, k}, filterType);
       Value fb = linalg::BroadcastOp::create(rewriter, loc, f2, empty,
                                              ArrayRef<int64_t>{0})
                      ->getResult(0);
       Value c = tensor::CollapseShapeOp::create(
           rewriter, loc, init,
           ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+      SmallVector<NamedAttribute> attrs;
+      if (fp8)
+        attrs.push_back(rewriter.getNamedAttr(
+            "indexing_maps", fp8MatmulMaps(rewriter.getContext(), true)));
       auto bmm = linalg::BatchMatmulOp::create(
           rewriter, loc, TypeRange{c.getType()}, ValueRange{fb, a},
-          ValueRange{c});
+          ValueRange{c}, attrs);
       matmul = bmm;
       result = tensor::ExpandShapeOp::create(
           rewriter, loc, init.getType(), bmm.getResult(0),

@@ -262,8 +262,9 @@ static FailureOr<func::FuncOp> getDeviceConstantFn(ModuleOp module, Type elt) {
   std::string suffix;
   llvm::raw_string_ostream os(suffix);
   elt.print(os);
-  static const char *const kSupported[] = {
-      "f16", "bf16", "f32", "f64", "i1", "i8", "i16", "i32", "i64", "index"};
+  static const char *const kSupported[] = {"f16", "bf16", "f8E4M3FN", "f8E5M2",
+                                           "f32", "f64",  "i1",       "i8",
+                                           "i16", "i32",  "i64",      "index"};
   if (!llvm::is_contained(kSupported, suffix))
     return failure();
   std::string name = "ampDeviceConstant_" + suffix;

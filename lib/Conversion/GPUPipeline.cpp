@@ -12,7 +12,8 @@
 //   2. 16-bit convolutions -> im2col + matmul;
 //   3. elementwise fusion, one-shot bufferization, buffer deallocation;
 //   4. 16-bit x 16-bit -> f32 matmuls -> Tensor Core kernels (mma.sync, or
-//      wgmma on sm_90a);
+//      wgmma on sm_90a); FP8 matmuls -> wgmma e4m3/e5m2 (sm_90a only:
+//      checked first);
 //   5. every other linalg op -> parallel loops -> flat 1-D SIMT kernels;
 //      independent ones merged into one launch;
 //   6. buffers and weights into GPU memory, leftover host code into
@@ -161,6 +162,10 @@ void mlir::amp::buildAmpGPUPipeline(OpPassManager &pm,
   // ResNet block, would keep a kernel per function boundary).
   pm.addPass(createInlinerPass());
   pm.addPass(createSymbolDCEPass());
+  // FP8 contractions need sm_90a's wgmma: an error for any other chip.
+  AmpGPUCheckFP8PassOptions fp8;
+  fp8.chip = options.chip;
+  pm.addPass(createAmpGPUCheckFP8Pass(fp8));
 
   // 1. TOSA to linalg.
   // Without TOSA validation: mixed-precision casts (e.g. i64 -> f16) are
@@ -228,6 +233,8 @@ void mlir::amp::buildAmpGPUPipeline(OpPassManager &pm,
   // Math in kernels: expanded or mapped to PTX instructions, never libdevice
   // (the PTX is the same with or without a toolkit and links nothing).
   pm.addNestedPass<gpu::GPUModuleOp>(createAmpGPUExpandMathPass());
+  // FP8 conversions in kernels: PTX cvt (sm_90a here: checked above).
+  pm.addNestedPass<gpu::GPUModuleOp>(createAmpGPULowerFP8Pass());
   // One stream per host function: launches, allocations and copies are
   // queued on it and waited for before returning.
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());

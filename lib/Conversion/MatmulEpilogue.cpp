@@ -245,9 +245,27 @@ static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
   return results;
 }
 
+void PendingStores::emit(OpBuilder &b, Location loc) const {
+  for (const Store &s : stores)
+    memref::StoreOp::create(b, loc, s.value, s.memref, s.indices);
+}
+
+bool MatmulEpilogue::writesFP8() const {
+  linalg::GenericOp generic = consumer;
+  return llvm::any_of(generic.getDpsInits(), [](Value v) {
+    return isa<Float8E4M3FNType, Float8E5M2Type>(getElementTypeOrSelf(v));
+  });
+}
+
 void MatmulEpilogue::emit(OpBuilder &b, Location loc, const MatmulOperands &mm,
-                          Value batchIv, Value row, Value col,
-                          Value sum) const {
+                          Value batchIv, Value row, Value col, Value sum,
+                          PendingStores *pending) const {
+  auto store = [&](Value value, Value memref, SmallVector<Value> indices) {
+    if (pending)
+      pending->stores.push_back({value, memref, std::move(indices)});
+    else
+      memref::StoreOp::create(b, loc, value, memref, indices);
+  };
   linalg::GenericOp consumer = this->consumer;
   IndexBuilder ib{b, loc};
   Value view = cOperand->get();
@@ -263,8 +281,7 @@ void MatmulEpilogue::emit(OpBuilder &b, Location loc, const MatmulOperands &mm,
     viewIndices = delinearize(ib, view, linear);
   }
   if (storeC)
-    memref::StoreOp::create(b, loc, sum, mm.cMat,
-                            withBatch(batchIv, {row, col}));
+    store(sum, mm.cMat, withBatch(batchIv, {row, col}));
 
   // The consumer's loop indices: C's map is a permutation (up to unit
   // dimensions).
@@ -303,9 +320,8 @@ void MatmulEpilogue::emit(OpBuilder &b, Location loc, const MatmulOperands &mm,
   }
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
   for (auto [i, output] : llvm::enumerate(consumer.getDpsInitsMutable()))
-    memref::StoreOp::create(
-        b, loc, mapping.lookupOrDefault(yield.getOperand(i)), output.get(),
-        applyMap(b, loc, consumer.getMatchingIndexingMap(&output), iters));
+    store(mapping.lookupOrDefault(yield.getOperand(i)), output.get(),
+          applyMap(b, loc, consumer.getMatchingIndexingMap(&output), iters));
 }
 
 void mlir::amp::detail::finishEpilogue(RewriterBase &rewriter,

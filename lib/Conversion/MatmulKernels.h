@@ -143,6 +143,19 @@ OperandSource matchOperandSource(Value operand, Operation *matmul,
 /// buffers nothing reads any more.
 void finishOperandSource(RewriterBase &rewriter, const OperandSource &source);
 
+/// Stores an epilogue has computed but not emitted yet (to put the
+/// computations of several elements before their stores: FP8 results are
+/// then converted in pairs, --amp-gpu-lower-fp8).
+struct PendingStores {
+  struct Store {
+    Value value, memref;
+    SmallVector<Value> indices;
+  };
+  SmallVector<Store> stores;
+  /// Emits the stores at the insertion point of `b`.
+  void emit(OpBuilder &b, Location loc) const;
+};
+
 /// An elementwise linalg.generic that reads a matmul's result C (through
 /// reshapes, with a permutation map), computed in the matmul kernel's
 /// epilogue instead of a kernel of its own (MatmulEpilogue.cpp).
@@ -159,8 +172,14 @@ struct MatmulEpilogue {
   /// Emits, for element (batch, row, col) of C whose final value is `sum`,
   /// the consumer's computation of the element that reads it: its other
   /// inputs loaded, its payload, its outputs stored (and C when storeC).
-  void emit(OpBuilder &b, Location loc, const MatmulOperands &mm,
-            Value batchIv, Value row, Value col, Value sum) const;
+  /// With `pending`, the stores are added to it instead.
+  void emit(OpBuilder &b, Location loc, const MatmulOperands &mm, Value batchIv,
+            Value row, Value col, Value sum,
+            PendingStores *pending = nullptr) const;
+
+  /// Whether the consumer writes an FP8 output (the narrowing of the next
+  /// FP8 contraction's operand).
+  bool writesFP8() const;
 };
 
 /// The consumer of `op`'s result that the epilogue can compute, if any: the
@@ -181,7 +200,11 @@ struct MatmulOperands {
   Value m, n, k;
   /// Null for linalg.matmul.
   Value batch;
-  Type inType;
+  /// The element type of A, and of B (they differ only for FP8: e4m3 and
+  /// e5m2).
+  Type inType, bInType;
+  /// B is stored K-major, N x K (FP8 matmuls); else K x N.
+  bool bKMajor = false;
   /// The value a linalg.fill right before the matmul wrote into C (the
   /// usual zero init): the kernel then writes `init + A*B` without reading
   /// C, and the fill is gone. Null: C += A*B.
@@ -206,6 +229,12 @@ inline SmallVector<Value> withBatch(Value batchIv, ValueRange ij) {
 void accumulateIntoC(OpBuilder &b, Location loc, const MatmulOperands &mm,
                      Value batchIv, Value row, Value col, Value acc);
 
+/// The same for an element known to be inside C (no bounds check), with
+/// its stores added to `pending`.
+void accumulateIntoCInBounds(OpBuilder &b, Location loc,
+                             const MatmulOperands &mm, Value batchIv, Value row,
+                             Value col, Value acc, PendingStores &pending);
+
 /// The (row, column) block tile of the current block, in a grouped order:
 /// consecutive blocks walk kGroupRows rows of tiles column by column, so
 /// that the blocks resident at a time share rows of A and columns of B in
@@ -219,6 +248,10 @@ bool hasAlignedRows(MemRefType type);
 /// The element type of A and B when `op` is a Tensor Core matmul (f16 or
 /// bf16 inputs, f32 output); null otherwise.
 Type tensorCoreInputType(linalg::LinalgOp op);
+
+/// The element types of A and B (f8E4M3FN or f8E5M2) when `op` is an FP8
+/// matmul (isFP8Matmul); nulls otherwise.
+std::pair<Type, Type> fp8InputTypes(linalg::LinalgOp op);
 
 //===----------------------------------------------------------------------===//
 // The kernels
@@ -239,8 +272,11 @@ void buildMmaSyncKernel(OpBuilder &b, Location loc, const MatmulOperands &mm,
 /// Whether the wgmma kernel takes a matmul of these operand types (TMA needs
 /// 16-byte aligned row strides of what it loads; batches are flattened into
 /// rows, which needs whole tiles along M and K and no computed operand).
+/// `bKMajor`: an FP8 matmul (B is N x K; K is the inner dimension of both
+/// operands, so flattened batches need no whole tiles).
 bool fitsWgmma(MemRefType aType, MemRefType bType, bool isBatch,
-               bool computeA = false, bool computeB = false);
+               bool computeA = false, bool computeB = false,
+               bool bKMajor = false);
 
 /// Builds the host calls that make A's and B's TMA descriptors and the
 /// launch of the wgmma kernel at the rewriter's insertion point.

@@ -73,8 +73,55 @@ Type mlir::amp::detail::tensorCoreInputType(linalg::LinalgOp op) {
   return elt && (elt.isF16() || elt.isBF16()) ? elt : Type();
 }
 
+std::pair<Type, Type> mlir::amp::detail::fp8InputTypes(linalg::LinalgOp op) {
+  if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()) ||
+      !op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1)
+    return {};
+  // The FP8 contract: B read as (n, k), i.e. stored N x K (K-major).
+  MLIRContext *ctx = op.getContext();
+  bool isBatch = isa<linalg::BatchMatmulOp>(op.getOperation());
+  unsigned b = 0, m = isBatch ? 1 : 0, n = m + 1, k = m + 2;
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  auto map = [&](ArrayRef<AffineExpr> results) {
+    return AffineMap::get(k + 1, 0, results, ctx);
+  };
+  SmallVector<AffineMap> want =
+      isBatch ? SmallVector<AffineMap>{map({d(b), d(m), d(k)}),
+                                       map({d(b), d(n), d(k)}),
+                                       map({d(b), d(m), d(n)})}
+              : SmallVector<AffineMap>{map({d(m), d(k)}), map({d(n), d(k)}),
+                                       map({d(m), d(n)})};
+  if (op.getIndexingMapsArray() != ArrayRef<AffineMap>(want))
+    return {};
+  auto aType = dyn_cast<MemRefType>(op.getDpsInputs()[0].getType());
+  auto bType = dyn_cast<MemRefType>(op.getDpsInputs()[1].getType());
+  auto cType = dyn_cast<MemRefType>(op.getDpsInits()[0].getType());
+  if (!aType || !bType || !cType)
+    return {};
+  auto isFP8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
+  if (!isFP8(aType.getElementType()) || !isFP8(bType.getElementType()) ||
+      !cType.getElementType().isF32())
+    return {};
+  if (aType.getMemorySpace() || bType.getMemorySpace() ||
+      cType.getMemorySpace())
+    return {};
+  for (MemRefType t : {aType, bType, cType}) {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(t.getStridesAndOffset(strides, offset)) || strides.empty() ||
+        strides.back() != 1)
+      return {};
+  }
+  return {aType.getElementType(), bType.getElementType()};
+}
+
+bool mlir::amp::isFP8Matmul(linalg::LinalgOp op) {
+  return static_cast<bool>(fp8InputTypes(op).first);
+}
+
 bool mlir::amp::isTensorCoreMatmul(linalg::LinalgOp op) {
-  return static_cast<bool>(tensorCoreInputType(op));
+  return static_cast<bool>(tensorCoreInputType(op)) || isFP8Matmul(op);
 }
 
 bool mlir::amp::isSimtF32Matmul(linalg::LinalgOp op) {
@@ -414,7 +461,10 @@ MatmulOperands mlir::amp::detail::prepareMatmul(RewriterBase &rewriter,
     int64_t d = type.getDimSize(type.getRank() - fromEnd);
     return ShapedType::isDynamic(d) ? int64_t(1) << 30 : d;
   };
-  int64_t aRereads = llvm::divideCeil(dimOf(op.getDpsInputs()[1], 1), 256);
+  auto [fp8A, fp8B] = fp8InputTypes(op);
+  bool bKMajor = static_cast<bool>(fp8A);
+  int64_t aRereads =
+      llvm::divideCeil(dimOf(op.getDpsInputs()[1], bKMajor ? 2 : 1), 256);
   int64_t bRereads = llvm::divideCeil(dimOf(op.getDpsInputs()[0], 2), 128);
   mm.aSrc = matchOperandSource(op.getDpsInputs()[0], op, affineProducers,
                                aRereads);
@@ -426,12 +476,14 @@ MatmulOperands mlir::amp::detail::prepareMatmul(RewriterBase &rewriter,
   mm.b = op.getDpsInputs()[1];
   mm.cMat = op.getDpsInits()[0];
   mm.inType = inType;
+  mm.bInType = bKMajor ? fp8B : inType;
+  mm.bKMajor = bKMajor;
   bool isBatch = isa<linalg::BatchMatmulOp>(op.getOperation());
   int64_t off = isBatch ? 1 : 0;
   mm.batch = isBatch ? ib.dim(mm.a, 0) : Value();
   mm.m = ib.dim(mm.a, off);
   mm.k = ib.dim(mm.a, off + 1);
-  mm.n = ib.dim(mm.b, off + 1);
+  mm.n = ib.dim(mm.b, bKMajor ? off : off + 1);
   return mm;
 }
 
@@ -448,6 +500,23 @@ void mlir::amp::detail::guardNonEmpty(RewriterBase &rewriter,
     return;
   auto guardIf = scf::IfOp::create(rewriter, loc, nonEmpty, false);
   rewriter.setInsertionPointToStart(&guardIf.getThenRegion().front());
+}
+
+void mlir::amp::detail::accumulateIntoCInBounds(OpBuilder &b, Location loc,
+                                                const MatmulOperands &mm,
+                                                Value batchIv, Value row,
+                                                Value col, Value acc,
+                                                PendingStores &pending) {
+  SmallVector<Value> idx = withBatch(batchIv, {row, col});
+  Value old = mm.init
+                  ? mm.init
+                  : memref::LoadOp::create(b, loc, mm.cMat, idx).getResult();
+  Value sum = arith::AddFOp::create(b, loc, old, acc);
+  if (mm.epilogue) {
+    mm.epilogue->emit(b, loc, mm, batchIv, row, col, sum, &pending);
+    return;
+  }
+  pending.stores.push_back({sum, mm.cMat, idx});
 }
 
 void mlir::amp::detail::accumulateIntoC(OpBuilder &b, Location loc,

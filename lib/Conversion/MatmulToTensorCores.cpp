@@ -34,11 +34,53 @@ using namespace mlir;
 using namespace mlir::amp;
 using namespace mlir::amp::detail;
 
+/// The FP8 matmuls: the wgmma kernel with e4m3/e5m2 inputs (B K-major),
+/// or, when its TMA loads cannot take the operands, nothing (a remark: the
+/// generic path computes it, converting in SIMT code).
+static LogicalResult rewriteFP8Matmul(RewriterBase &rewriter,
+                                      linalg::LinalgOp op, MmaKind kind,
+                                      MmaKind *usedKind) {
+  if (kind != MmaKind::Wgmma)
+    return op->emitError()
+           << "amp-gpu-matmul-to-mma: an FP8 matmul needs the wgmma kernel "
+              "(kind=wgmma, sm_90a): mma.sync has no FP8 form before sm_89 "
+              "and amp does not use it";
+  auto aType = cast<MemRefType>(op.getDpsInputs()[0].getType());
+  auto bType = cast<MemRefType>(op.getDpsInputs()[1].getType());
+  bool isBatch = isa<linalg::BatchMatmulOp>(op.getOperation());
+  // Whether the kernel takes it, before anything is changed: FP8 has no
+  // other Tensor Core kernel to fall back to.
+  bool computeA =
+      matchOperandSource(op.getDpsInputs()[0], op, /*affine=*/false).computed();
+  bool computeB =
+      matchOperandSource(op.getDpsInputs()[1], op, /*affine=*/false).computed();
+  if (!fitsWgmma(aType, bType, isBatch, computeA, computeB,
+                 /*bKMajor=*/true)) {
+    op->emitRemark() << "FP8 matmul not mapped to wgmma (TMA needs static "
+                        "K, a multiple of 16, identity layouts, and "
+                        "batches without computed operands): computed by a "
+                        "SIMT kernel";
+    return failure();
+  }
+  MatmulOperands mm = prepareMatmul(rewriter, op, fp8InputTypes(op).first,
+                                    /*affineProducers=*/false);
+  if (usedKind)
+    *usedKind = MmaKind::Wgmma;
+  guardNonEmpty(rewriter, mm);
+  if (failed(buildWgmmaLaunch(rewriter, op, mm)))
+    return failure();
+  finishMatmul(rewriter, op, mm);
+  return success();
+}
+
 LogicalResult mlir::amp::rewriteMatmulToTensorCoreKernel(RewriterBase &rewriter,
                                                          linalg::LinalgOp op,
                                                          MmaKind kind,
                                                          MmaKind *usedKind,
                                                          MmaSyncTiling tiling) {
+  OpBuilder::InsertionGuard outerGuard(rewriter);
+  if (isFP8Matmul(op))
+    return rewriteFP8Matmul(rewriter, op, kind, usedKind);
   Type inType = tensorCoreInputType(op);
   if (!inType)
     return rewriter.notifyMatchFailure(op, "not a f16/bf16 -> f32 matmul");
@@ -138,6 +180,17 @@ struct AmpGPUMatmulToMmaPass
         simt.push_back(op);
     });
     IRRewriter rewriter(&getContext());
+    if (requested != MmaKind::Wgmma) {
+      bool fp8 = false;
+      for (linalg::LinalgOp op : matmuls)
+        if (isFP8Matmul(op)) {
+          op->emitError() << "amp-gpu-matmul-to-mma: an FP8 matmul needs the "
+                             "wgmma kernel (kind=wgmma, sm_90a)";
+          fp8 = true;
+        }
+      if (fp8)
+        return signalPassFailure();
+    }
     for (linalg::LinalgOp op : skinny) {
       if (failed(rewriteMatmulToSkinnyKernel(rewriter, op, skinnyMaxM)))
         continue;

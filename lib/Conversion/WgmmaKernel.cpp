@@ -6,12 +6,21 @@
 //===----------------------------------------------------------------------===//
 //
 // A 128x256 block tile (128x128 for narrow matmuls), warp-specialized: a
-// producer warpgroup streams K steps of 64 with TMA (128-byte swizzle, zero
-// fill out of bounds) into a 4-stage ring guarded by full/empty mbarriers,
-// two consumer warpgroups multiply 64 rows each with m64nNk16
+// producer warpgroup streams K steps of 128 bytes (64 f16/bf16 or 128 FP8
+// elements) with TMA (128-byte swizzle, zero fill out of bounds) into a
+// 4-stage ring guarded by full/empty mbarriers, two consumer warpgroups
+// multiply 64 rows each with m64nNk16 (f16/bf16) or m64nNk32 (e4m3/e5m2)
 // warpgroup.mma (registers moved from the producer with setmaxnreg), then
 // stage the accumulators through shared memory for coalesced, masked
 // stores (the epilogue of MatmulOperands.cpp).
+//
+// f16/bf16: A (M x K) and B (K x N) row-major, B MN-major for wgmma
+// (transposed by the instruction). FP8: the PTX ISA has no transpose for
+// the e4m3/e5m2 forms ("wgmma.mma_async": imm-trans-a/b exist for .f16 and
+// .bf16 only), so B must be K-major in shared memory: FP8 mixed precision
+// stores B as N x K (docs/fp8.md), TMA loads 128-byte rows of K for both
+// operands, and each K step is four k32 wgmmas whose descriptors start 32
+// bytes further into the swizzled rows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,9 +38,11 @@ namespace {
 // wgmma kernel
 //===----------------------------------------------------------------------===//
 
-constexpr int64_t kWgBlockM = 128, kWgBlockK = 64;
-/// B arrives in boxes of 64 columns: one 128-byte swizzle row of 16-bit
-/// elements.
+constexpr int64_t kWgBlockM = 128;
+/// Bytes of K per stage: one 128-byte swizzle row (64 f16/bf16, 128 FP8).
+constexpr int64_t kWgRowBytes = 128;
+/// 16-bit B (K x N) arrives in boxes of 64 columns: one 128-byte swizzle
+/// row of 16-bit elements.
 constexpr int64_t kWgBoxN = 64;
 constexpr int64_t kWgStages = 4;
 /// Warpgroups that compute (64 rows of the block tile each) after the one
@@ -41,8 +52,7 @@ constexpr int64_t kWgConsumers = 2;
 /// Registers per thread after setmaxnreg: the producer gives up what the
 /// consumers' 64 x N accumulators need (40 * 128 + 232 * 256 <= 64K).
 constexpr int64_t kWgProducerRegs = 40, kWgConsumerRegs = 232;
-constexpr int64_t kWgTileABytes = kWgBlockM * kWgBlockK * 2; // 16 KiB
-constexpr int64_t kWgBoxBBytes = kWgBlockK * kWgBoxN * 2;    // 8 KiB
+constexpr int64_t kWgTileABytes = kWgBlockM * kWgRowBytes; // 16 KiB
 /// Slack to align the ring to 1024 bytes (128-byte swizzle atoms).
 constexpr int64_t kWgAlign = 1024;
 
@@ -51,6 +61,9 @@ constexpr int64_t kWgAlign = 1024;
 static int64_t wgmmaBlockN(int64_t n) {
   return !ShapedType::isDynamic(n) && n <= 128 ? 128 : 256;
 }
+
+/// Bytes of an element of the input type (2 for f16/bf16, 1 for FP8).
+static int64_t elementBytes(Type t) { return t.getIntOrFloatBitWidth() / 8; }
 
 /// The wgmma kernel, warp-specialized like the fastest Hopper GEMMs: a
 /// producer warpgroup whose first thread streams K tiles of A and B into a
@@ -67,6 +80,9 @@ struct WgmmaKernel {
   Value descA, descB;
   int64_t blockN;
   IndexBuilder ib{b, loc};
+  /// K elements per stage (a 128-byte row) and per wgmma instruction.
+  int64_t blockK = kWgRowBytes / elementBytes(mm.inType);
+  int64_t mmaK = 32 / elementBytes(mm.inType);
   /// A or B computed by the producer warpgroup (an implicit GEMM's gather)
   /// instead of loaded by TMA.
   bool computeA = mm.aSrc.computed(), computeB = mm.bSrc.computed();
@@ -76,7 +92,7 @@ struct WgmmaKernel {
   Value smem;   // the dynamic shared memory, bytes
   Value pad;    // bytes from its start to the 1024-byte aligned ring
   Value bars;   // barriers 0..S-1: stage full; S..2S-1: stage empty
-  Value kTiles; // K steps of kWgBlockK
+  Value kTiles; // K steps of blockK
 
   MemRefType smemType(ArrayRef<int64_t> shape, Type elt) {
     auto wg = gpu::AddressSpaceAttr::get(b.getContext(),
@@ -94,8 +110,9 @@ struct WgmmaKernel {
     return arith::IndexCastOp::create(b, loc, b.getI1Type(), ib.rem(round, 2));
   }
 
+  /// A's 128 rows and B's blockN columns of 128 bytes of K each.
   static int64_t stageBytes(int64_t blockN) {
-    return kWgTileABytes + blockN / kWgBoxN * kWgBoxBBytes;
+    return kWgTileABytes + blockN * kWgRowBytes;
   }
 
   /// `body` in an scf.if on `cond`, at the current insertion point.
@@ -123,7 +140,8 @@ struct WgmmaKernel {
     Value rowA0 = m0, rowB0 = ib.c(0);
     if (batchIv) {
       rowA0 = ib.add(b.createOrFold<arith::MulIOp>(loc, batchIv, mm.m), m0);
-      rowB0 = b.createOrFold<arith::MulIOp>(loc, batchIv, mm.k);
+      rowB0 =
+          b.createOrFold<arith::MulIOp>(loc, batchIv, mm.bKMajor ? mm.n : mm.k);
     }
     auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     smem = gpu::DynamicSharedMemoryOp::create(
@@ -147,7 +165,7 @@ struct WgmmaKernel {
     });
     gpu::BarrierOp::create(b, loc);
 
-    kTiles = ib.ceilDiv(mm.k, kWgBlockK);
+    kTiles = ib.ceilDiv(mm.k, blockK);
 
     // Producer: warpgroup 0; one thread issues the TMA loads, all of them
     // compute a computed operand.
@@ -175,8 +193,10 @@ struct WgmmaKernel {
   /// computed operands' tiles (every producer thread, when there are any).
   void buildProducer(Value rowA0, Value rowB0, Value m0, Value n0,
                      Value tid) {
-    auto aTileType = smemType({kWgBlockM, kWgBlockK}, mm.inType);
-    auto bBoxType = smemType({kWgBlockK, kWgBoxN}, mm.inType);
+    auto aTileType = smemType({kWgBlockM, blockK}, mm.inType);
+    // B: 16-bit K x N in boxes of 64 columns, or FP8 N x K in one box.
+    auto bBoxType = mm.bKMajor ? smemType({blockN, blockK}, mm.bInType)
+                               : smemType({blockK, kWgBoxN}, mm.inType);
     auto loop = scf::ForOp::create(b, loc, ib.c(0), kTiles, ib.c(1));
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -190,9 +210,9 @@ struct WgmmaKernel {
           b, loc, bars, parityOf(ib.sub(round, ib.c(1))), ib.c(10000000),
           ib.add(s, kWgStages));
     });
-    Value k0 = ib.mul(kt, kWgBlockK);
-    int64_t txBytes = (computeA ? 0 : kWgTileABytes) +
-                      (computeB ? 0 : blockN / kWgBoxN * kWgBoxBBytes);
+    Value k0 = ib.mul(kt, blockK);
+    int64_t txBytes =
+        (computeA ? 0 : kWgTileABytes) + (computeB ? 0 : blockN * kWgRowBytes);
     auto issueLoads = [&] {
       if (txBytes)
         nvgpu::MBarrierArriveExpectTxOp::create(b, loc, bars, ib.c(txBytes),
@@ -208,12 +228,19 @@ struct WgmmaKernel {
                                       ValueRange{k0, rowA0}, s, Value(),
                                       Value());
       }
-      if (!computeB) {
+      if (!computeB && mm.bKMajor) {
+        Value dst =
+            memref::ViewOp::create(b, loc, bBoxType, smem,
+                                   stageOffset(s, kWgTileABytes), ValueRange{});
+        nvgpu::TmaAsyncLoadOp::create(b, loc, dst, bars, descB,
+                                      ValueRange{k0, ib.add(rowB0, n0)}, s,
+                                      Value(), Value());
+      } else if (!computeB) {
         Value kRow = ib.add(rowB0, k0);
         for (int64_t box = 0; box < blockN / kWgBoxN; ++box) {
           Value dst = memref::ViewOp::create(
               b, loc, bBoxType, smem,
-              stageOffset(s, kWgTileABytes + box * kWgBoxBBytes),
+              stageOffset(s, kWgTileABytes + box * blockK * kWgRowBytes),
               ValueRange{});
           nvgpu::TmaAsyncLoadOp::create(
               b, loc, dst, bars, descB,
@@ -228,11 +255,14 @@ struct WgmmaKernel {
     }
     ifThen(ib.eq(tid, 0), issueLoads);
     if (computeA)
-      storeComputedTile(mm.aSrc, s, /*offset=*/0, kWgBlockM, kWgBlockK, m0,
-                        k0, mm.m, mm.k, tid, /*boxCols=*/kWgBlockK);
-    if (computeB)
-      storeComputedTile(mm.bSrc, s, kWgTileABytes, kWgBlockK, blockN, k0, n0,
-                        mm.k, mm.n, tid, /*boxCols=*/kWgBoxN);
+      storeComputedTile(mm.aSrc, mm.inType, s, /*offset=*/0, kWgBlockM, blockK,
+                        m0, k0, mm.m, mm.k, tid, /*boxCols=*/blockK);
+    if (computeB && mm.bKMajor)
+      storeComputedTile(mm.bSrc, mm.bInType, s, kWgTileABytes, blockN, blockK,
+                        n0, k0, mm.n, mm.k, tid, /*boxCols=*/blockK);
+    else if (computeB)
+      storeComputedTile(mm.bSrc, mm.inType, s, kWgTileABytes, blockK, blockN,
+                        k0, n0, mm.k, mm.n, tid, /*boxCols=*/kWgBoxN);
     // The generic-proxy stores, visible to wgmma's async proxy; then this
     // thread's arrival.
     NVVM::FenceProxyOp::create(
@@ -244,15 +274,17 @@ struct WgmmaKernel {
   }
 
   /// The producer warpgroup's 128 threads compute a rows x cols tile of a
-  /// computed operand (zero outside it) and store it where TMA would have:
-  /// boxes of `boxCols` columns (128 bytes a row), rows in 128-byte
-  /// swizzle atoms (16-byte chunk c of row r at chunk c ^ (r % 8)).
-  void storeComputedTile(const OperandSource &src, Value s, int64_t offset,
-                         int64_t rows, int64_t cols, Value row0, Value col0,
-                         Value numRows, Value numCols, Value tid,
+  /// computed operand (of element type `elt`; zero outside it) and store it
+  /// where TMA would have: boxes of `boxCols` columns (128 bytes a row),
+  /// rows in 128-byte swizzle atoms (16-byte chunk c of row r at chunk
+  /// c ^ (r % 8)).
+  void storeComputedTile(const OperandSource &src, Type elt, Value s,
+                         int64_t offset, int64_t rows, int64_t cols, Value row0,
+                         Value col0, Value numRows, Value numCols, Value tid,
                          int64_t boxCols) {
     int64_t elements = rows * cols;
-    auto tileType = smemType({elements}, mm.inType);
+    int64_t chunkElems = 16 / elementBytes(elt);
+    auto tileType = smemType({elements}, elt);
     Value tile = memref::ViewOp::create(b, loc, tileType, smem,
                                         stageOffset(s, offset), ValueRange{});
     auto loop = scf::ForOp::create(b, loc, ib.c(0), ib.c(elements / 128),
@@ -265,7 +297,7 @@ struct WgmmaKernel {
     Value c = src.rowsContiguous ? ib.div(e, rows) : ib.rem(e, cols);
     Value gRow = ib.add(row0, r), gCol = ib.add(col0, c);
     Value valid = ib.land(ib.lt(gRow, numRows), ib.lt(gCol, numCols));
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{mm.inType}, valid,
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{elt}, valid,
                                   /*withElseRegion=*/true);
     {
       OpBuilder::InsertionGuard g2(b);
@@ -274,17 +306,16 @@ struct WgmmaKernel {
       b.setInsertionPointToStart(&ifOp.getElseRegion().front());
       scf::YieldOp::create(
           b, loc,
-          arith::ConstantOp::create(b, loc, mm.inType,
-                                    b.getFloatAttr(mm.inType, 0.0))
+          arith::ConstantOp::create(b, loc, elt, b.getFloatAttr(elt, 0.0))
               .getResult());
     }
-    // Box, row within it, swizzled 8-element chunk, element.
+    // Box, row within it, swizzled 16-byte chunk, element.
     Value box = ib.div(c, boxCols), within = ib.rem(c, boxCols);
-    Value chunk = b.createOrFold<arith::XOrIOp>(loc, ib.div(within, 8),
+    Value chunk = b.createOrFold<arith::XOrIOp>(loc, ib.div(within, chunkElems),
                                                 ib.rem(r, 8));
-    Value index = ib.add(
-        ib.add(ib.mul(box, rows * boxCols), ib.mul(r, boxCols)),
-        ib.add(ib.mul(chunk, 8), ib.rem(within, 8)));
+    Value index =
+        ib.add(ib.add(ib.mul(box, rows * boxCols), ib.mul(r, boxCols)),
+               ib.add(ib.mul(chunk, chunkElems), ib.rem(within, chunkElems)));
     memref::StoreOp::create(b, loc, ifOp.getResult(0), tile,
                             ValueRange{index});
   }
@@ -294,8 +325,8 @@ struct WgmmaKernel {
   void buildConsumer(Value consumer, Value tid, Value m0, Value n0,
                      Value batchIv) {
     MLIRContext *ctx = b.getContext();
-    auto aTileType = smemType({64, kWgBlockK}, mm.inType);
-    auto bTileType = smemType({kWgBlockK, blockN}, mm.inType);
+    auto aTileType = smemType({64, blockK}, mm.inType);
+    auto bTileType = smemType({blockK, blockN}, mm.inType);
     auto accVecType = VectorType::get({64, blockN}, b.getF32Type());
     auto accType = nvgpu::WarpgroupAccumulatorType::get(ctx, accVecType);
     Value lane = ib.rem(tid, 32);
@@ -311,24 +342,29 @@ struct WgmmaKernel {
           b, loc, bars, parityOf(ib.div(kt, kWgStages)), ib.c(10000000), s);
       // This consumer's 64 rows of the A tile: 64 rows of 128 bytes, whole
       // swizzle atoms.
-      Value aTile = memref::ViewOp::create(
-          b, loc, aTileType, smem,
-          ib.add(stageOffset(s, 0), ib.mul(consumer, 64 * kWgBlockK * 2)),
-          ValueRange{});
-      Value bTile = memref::ViewOp::create(b, loc, bTileType, smem,
-                                           stageOffset(s, kWgTileABytes),
-                                           ValueRange{});
-      Value dA = nvgpu::WarpgroupGenerateDescriptorOp::create(
-          b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aTileType),
-          aTile, descA);
-      Value dB = nvgpu::WarpgroupGenerateDescriptorOp::create(
-          b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTileType),
-          bTile, descB);
-      // B is K x N row-major (MN-major for wgmma): transposeB.
-      Value acc = nvgpu::WarpgroupMmaOp::create(
-          b, loc, accType, dA, dB, /*waitGroup=*/IntegerAttr(),
-          /*transposeA=*/UnitAttr(), /*transposeB=*/b.getUnitAttr(),
-          loop.getRegionIterArgs()[0]);
+      Value aTileOffset =
+          ib.add(stageOffset(s, 0), ib.mul(consumer, 64 * kWgRowBytes));
+      Value acc = loop.getRegionIterArgs()[0];
+      if (mm.bKMajor) {
+        acc = buildFP8Step(aTileOffset, stageOffset(s, kWgTileABytes), accType,
+                           acc);
+      } else {
+        Value aTile = memref::ViewOp::create(b, loc, aTileType, smem,
+                                             aTileOffset, ValueRange{});
+        Value bTile =
+            memref::ViewOp::create(b, loc, bTileType, smem,
+                                   stageOffset(s, kWgTileABytes), ValueRange{});
+        Value dA = nvgpu::WarpgroupGenerateDescriptorOp::create(
+            b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aTileType),
+            aTile, descA);
+        Value dB = nvgpu::WarpgroupGenerateDescriptorOp::create(
+            b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTileType),
+            bTile, descB);
+        // B is K x N row-major (MN-major for wgmma): transposeB.
+        acc = nvgpu::WarpgroupMmaOp::create(
+            b, loc, accType, dA, dB, /*waitGroup=*/IntegerAttr(),
+            /*transposeA=*/UnitAttr(), /*transposeB=*/b.getUnitAttr(), acc);
+      }
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
       // One arrival per warp: the stage may be refilled.
       ifThen(ib.eq(lane, 0), [&] {
@@ -363,11 +399,74 @@ struct WgmmaKernel {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(rows.getBody());
     Value r = rows.getInductionVar();
+    auto checkedRow = [&] {
+      for (int64_t j = 0; j < blockN / 32; ++j) {
+        Value c = ib.add(lane, j * 32);
+        Value v = memref::LoadOp::create(b, loc, tileSmem, ValueRange{r, c});
+        accumulateIntoC(b, loc, mm, batchIv, ib.add(m0, r), ib.add(n0, c), v);
+      }
+    };
+    if (!mm.epilogue || !mm.epilogue->writesFP8()) {
+      checkedRow();
+      return;
+    }
+    // An epilogue that narrows to FP8: in rows of the tile that lie inside
+    // C entirely, the lane's elements are computed first and stored after,
+    // without bounds checks, so that --amp-gpu-lower-fp8 converts them in
+    // pairs (cvt.rn.satfinite.e4m3x2.f32 takes two values); other rows
+    // check each element.
+    Value inside =
+        ib.land(ib.lt(ib.add(m0, r), mm.m),
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                      ib.add(n0, blockN), mm.n));
+    auto ifOp = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/true);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    PendingStores pending;
     for (int64_t j = 0; j < blockN / 32; ++j) {
       Value c = ib.add(lane, j * 32);
       Value v = memref::LoadOp::create(b, loc, tileSmem, ValueRange{r, c});
-      accumulateIntoC(b, loc, mm, batchIv, ib.add(m0, r), ib.add(n0, c), v);
+      accumulateIntoCInBounds(b, loc, mm, batchIv, ib.add(m0, r), ib.add(n0, c),
+                              v, pending);
     }
+    pending.emit(b, loc);
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    checkedRow();
+  }
+
+  /// One K step of an FP8 matmul for a consumer: A (its 64 rows) and B
+  /// (blockN rows) are K-major, 128 bytes of K a row; four m64nNk32 wgmmas,
+  /// the i-th with both descriptors starting 32 * i bytes into the rows (the
+  /// hardware applies the 128-byte swizzle to the addresses it forms, as
+  /// TMA did when it stored them). nvgpu.warpgroup.mma would step B's
+  /// descriptor by whole K x N rows (its B is K x N), so each wgmma is an
+  /// op of its own with a k32 shape; they are all issued before the wait
+  /// that follows the step.
+  Value buildFP8Step(Value aTileOffset, Value bTileOffset,
+                     nvgpu::WarpgroupAccumulatorType accType, Value acc) {
+    MLIRContext *ctx = b.getContext();
+    auto aType = smemType({64, mmaK}, mm.inType);
+    auto bType = smemType({mmaK, blockN}, mm.bInType);
+    int64_t steps = blockK / mmaK;
+    for (int64_t i = 0; i < steps; ++i) {
+      int64_t bytes = i * mmaK * elementBytes(mm.inType);
+      Value aView = memref::ViewOp::create(
+          b, loc, aType, smem, ib.add(aTileOffset, bytes), ValueRange{});
+      Value bView = memref::ViewOp::create(
+          b, loc, bType, smem, ib.add(bTileOffset, bytes), ValueRange{});
+      Value dA = nvgpu::WarpgroupGenerateDescriptorOp::create(
+          b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aType), aView,
+          descA);
+      Value dB = nvgpu::WarpgroupGenerateDescriptorOp::create(
+          b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bType), bView,
+          descB);
+      // No transposeB: B "column-major" for NVVM, i.e. K-major, the only
+      // layout of the FP8 forms (no imm-trans operands in the PTX).
+      acc = nvgpu::WarpgroupMmaOp::create(
+          b, loc, accType, dA, dB,
+          /*waitGroup=*/b.getI64IntegerAttr(steps - 1),
+          /*transposeA=*/UnitAttr(), /*transposeB=*/UnitAttr(), acc);
+    }
+    return acc;
   }
 
   static int64_t sharedBytes(int64_t blockN) {
@@ -383,11 +482,22 @@ struct WgmmaKernel {
 /// 16-byte aligned row strides; batches are flattened into rows, which needs
 /// whole tiles along M and K).
 bool mlir::amp::detail::fitsWgmma(MemRefType aType, MemRefType bType,
-                                  bool isBatch, bool computeA, bool computeB) {
+                                  bool isBatch, bool computeA, bool computeB,
+                                  bool bKMajor) {
   // TMA needs identity layouts and 16-byte aligned row strides for what it
   // loads; a computed operand is stored by the kernel itself.
   if (!aType.getLayout().isIdentity() || !bType.getLayout().isIdentity())
     return false;
+  if (bKMajor) {
+    // FP8: K is the rows of both (1-byte elements); flattened batches only
+    // spill into rows and columns of C the epilogue masks, and K is zero
+    // filled past its end.
+    int64_t k = aType.getShape().back();
+    if (ShapedType::isDynamic(k) || bType.getShape().back() != k ||
+        (!(computeA && computeB) && k % 16 != 0))
+      return false;
+    return !isBatch || (!computeA && !computeB);
+  }
   int64_t k = aType.getShape().back(), n = bType.getShape().back();
   if (ShapedType::isDynamic(k) || ShapedType::isDynamic(n) ||
       (!computeA && k % 8 != 0) || (!computeB && n % 8 != 0))
@@ -398,7 +508,8 @@ bool mlir::amp::detail::fitsWgmma(MemRefType aType, MemRefType bType,
   if (computeA || computeB)
     return false;
   int64_t m = aType.getShape()[aType.getRank() - 2];
-  return !ShapedType::isDynamic(m) && m % kWgBlockM == 0 && k % kWgBlockK == 0;
+  return !ShapedType::isDynamic(m) && m % kWgBlockM == 0 &&
+         k % (kWgRowBytes / 2) == 0;
 }
 
 /// The runtime function that encodes a 2-D TMA descriptor (128-byte swizzle,
@@ -410,7 +521,9 @@ static FailureOr<func::FuncOp> getTensorMapFn(Operation *op, Type elt) {
   if (!module)
     return op->emitError("amp-gpu-matmul-to-mma: wgmma kernels need an "
                          "enclosing module for their runtime declarations");
-  std::string name = elt.isF16() ? "ampTensorMap2D_f16" : "ampTensorMap2D_bf16";
+  std::string name = "ampTensorMap2D_";
+  llvm::raw_string_ostream os(name);
+  elt.print(os); // f16, bf16, f8E4M3FN, f8E5M2
   if (auto fn = module.lookupSymbol<func::FuncOp>(name))
     return fn;
   OpBuilder b(module.getBodyRegion());
@@ -428,11 +541,6 @@ static FailureOr<func::FuncOp> getTensorMapFn(Operation *op, Type elt) {
   return fn;
 }
 
-/// Reads the operands and sizes of `op`, folds a linalg.fill of C right
-/// before it (the usual zero init) into `init`, and leaves the insertion
-/// point before `op`.
-/// The value of every element of `v` when it is a memref.get_global of a
-
 LogicalResult mlir::amp::detail::buildWgmmaLaunch(RewriterBase &rewriter,
                                                   Operation *op,
                                                   const MatmulOperands &mm) {
@@ -441,23 +549,29 @@ LogicalResult mlir::amp::detail::buildWgmmaLaunch(RewriterBase &rewriter,
   Type inType = mm.inType;
   bool isBatch = static_cast<bool>(mm.batch);
   auto bType = cast<MemRefType>(mm.b.getType());
-  int64_t blockN = wgmmaBlockN(bType.getShape().back());
+  int64_t blockN =
+      wgmmaBlockN(bType.getDimSize(bType.getRank() - (mm.bKMajor ? 2 : 1)));
+  int64_t blockK = kWgRowBytes / elementBytes(inType);
   Value gridX = ib.ceilDiv(mm.n, blockN), gridY = ib.ceilDiv(mm.m, kWgBlockM);
   Value gridZ = mm.batch ? mm.batch : ib.c(1);
   Value one = ib.c(1);
   // wgmma: tensor maps over 2-D views of A and B, created on the host.
   MLIRContext *ctx = rewriter.getContext();
   auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto mapType = [&](int64_t rows, int64_t cols) {
+  auto mapType = [&](int64_t rows, int64_t cols, Type elt) {
     return nvgpu::TensorMapDescriptorType::get(
-        ctx, MemRefType::get({rows, cols}, inType, AffineMap(), wg),
+        ctx, MemRefType::get({rows, cols}, elt, AffineMap(), wg),
         nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
         nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
         nvgpu::TensorMapOOBKind::OOB_ZERO,
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
   };
-  auto aMapType = mapType(kWgBlockM, kWgBlockK);
-  auto bMapType = mapType(kWgBlockK, kWgBoxN);
+  // A: 128 rows of 128 bytes of K. B: 16-bit K x N in boxes of 64 columns,
+  // or FP8 N x K in one box of blockN rows of 128 bytes of K.
+  int64_t bBoxRows = mm.bKMajor ? blockN : blockK;
+  int64_t bBoxCols = mm.bKMajor ? blockK : kWgBoxN;
+  auto aMapType = mapType(kWgBlockM, blockK, inType);
+  auto bMapType = mapType(bBoxRows, bBoxCols, mm.bInType);
   auto flatten = [&](Value v) -> Value {
     if (!isBatch)
       return v;
@@ -465,16 +579,18 @@ LogicalResult mlir::amp::detail::buildWgmmaLaunch(RewriterBase &rewriter,
         rewriter, loc, v, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
   };
   auto unranked = [&](Value v) -> Value {
-    return memref::CastOp::create(
-        rewriter, loc, UnrankedMemRefType::get(inType, Attribute()), v);
+    Type elt = cast<MemRefType>(v.getType()).getElementType();
+    return memref::CastOp::create(rewriter, loc,
+                                  UnrankedMemRefType::get(elt, Attribute()), v);
   };
   // The descriptors are built by the runtime (ampTensorMap2D_f16, cached)
   // and reach the kernel as plain pointers: kernel signatures are lowered
   // without the nvgpu type conversions.
-  FailureOr<func::FuncOp> encode = getTensorMapFn(op, inType);
-  if (failed(encode))
-    return failure();
-  auto encodeMap = [&](Value v, int64_t rows, int64_t cols) {
+  auto encodeMap = [&](Value v, int64_t rows, int64_t cols) -> Value {
+    FailureOr<func::FuncOp> encode =
+        getTensorMapFn(op, cast<MemRefType>(v.getType()).getElementType());
+    if (failed(encode))
+      return {};
     return func::CallOp::create(
                rewriter, loc, *encode,
                ValueRange{unranked(flatten(v)), ib.c(rows), ib.c(cols)})
@@ -483,10 +599,10 @@ LogicalResult mlir::amp::detail::buildWgmmaLaunch(RewriterBase &rewriter,
   // A computed operand has no tensor map; the kernel's descriptors still
   // need one of its type (for the swizzle mode), never read.
   Value ptrA, ptrB;
-  if (!mm.aSrc.computed())
-    ptrA = encodeMap(mm.a, kWgBlockM, kWgBlockK);
-  if (!mm.bSrc.computed())
-    ptrB = encodeMap(mm.b, kWgBlockK, kWgBoxN);
+  if (!mm.aSrc.computed() && !(ptrA = encodeMap(mm.a, kWgBlockM, blockK)))
+    return failure();
+  if (!mm.bSrc.computed() && !(ptrB = encodeMap(mm.b, bBoxRows, bBoxCols)))
+    return failure();
   if (!ptrA)
     ptrA = ptrB;
   if (!ptrB)
@@ -508,6 +624,11 @@ LogicalResult mlir::amp::detail::buildWgmmaLaunch(RewriterBase &rewriter,
           .getResult(0);
   WgmmaKernel kernel{rewriter, loc, mm, kernelDescA, kernelDescB, blockN};
   kernel.build(launch);
-  nameMatmulKernel(launch, cast<linalg::LinalgOp>(op), mm, "wgmma");
+  std::string kind = "wgmma";
+  if (mm.bKMajor) {
+    llvm::raw_string_ostream os(kind);
+    os << "_" << (isa<Float8E4M3FNType>(inType) ? "e4m3" : "e5m2");
+  }
+  nameMatmulKernel(launch, cast<linalg::LinalgOp>(op), mm, kind);
   return success();
 }

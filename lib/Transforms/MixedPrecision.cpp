@@ -39,6 +39,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -1237,9 +1238,11 @@ std::string getFunctionName(Operation *root) {
 // Converting a function
 //===----------------------------------------------------------------------===//
 
-LogicalResult mlir::amp::convertToMixedPrecision(
-    Operation *root, const MixedPrecisionOptions &options,
-    FunctionConversion *result, ArrayRef<Operation *> disposableCasts) {
+namespace {
+/// One round of the conversion: plans `root` and rewrites it.
+LogicalResult convertOnce(Operation *root, const MixedPrecisionOptions &options,
+                          FunctionConversion *result,
+                          ArrayRef<Operation *> disposableCasts) {
   // A layer's bounds, zero points and activation types are converted once
   // per function, not once per layer.
   ConversionMemo memo;
@@ -1248,8 +1251,6 @@ LogicalResult mlir::amp::convertToMixedPrecision(
   FunctionConversion local;
   FunctionConversion &out = result ? *result : local;
   out.function = getFunctionName(root);
-  if (options.countConstantBytes)
-    out.stats.constantBytesBefore = countFloatConstantBytes(root);
 
   // FP8 first: the contractions it converts (and the ops it makes) are
   // left alone by the plan, which decides everything else in the fallback
@@ -1344,7 +1345,7 @@ LogicalResult mlir::amp::convertToMixedPrecision(
         if (isCastableFloatType(type))
           grayElements += getNumElements(type);
     }
-    if (options.remarks)
+    if (options.remarks && options.diagnostics)
       emitDecisionRemark(op, decision);
     if (!decision.lowPrecision) {
       addRecord(record);
@@ -1470,9 +1471,10 @@ LogicalResult mlir::amp::convertToMixedPrecision(
         if (to != old)
           rewriter.modifyOpInPlace(op, [&] { operand.set(to); });
       }
-      op->emitRemark() << "'" << op->getName()
-                       << "' stays in FP32: it could not be rebuilt in "
-                       << decision.computeType << " (" << why << ")";
+      if (options.diagnostics)
+        op->emitRemark() << "'" << op->getName()
+                         << "' stays in FP32: it could not be rebuilt in "
+                         << decision.computeType << " (" << why << ")";
       record.decision.lowPrecision = false;
       record.decision.reason = Reason::UnsupportedTypes;
       addRecord(record);
@@ -1529,9 +1531,81 @@ LogicalResult mlir::amp::convertToMixedPrecision(
   out.stats.castBytes = casts.countLiveCastBytes();
   out.stats.foldedConstants = casts.countLiveConstants();
   out.stats.constants.merge(plan.getConstantSummary());
+  return success();
+}
+
+} // namespace
+
+bool FunctionConversion::decidedByRanges() const {
+  // A constant that does not fit, or a +-FLT_MAX sentinel written as the
+  // target's largest value (which the range analysis reads as unbounded in
+  // FP32, and as that finite value once converted).
+  if (!stats.constants.fits() || stats.constants.numSentinel)
+    return true;
+  return llvm::any_of(records, [](const OpRecord &record) {
+    switch (record.decision.reason) {
+    case Reason::ValueOutOfRange:
+    case Reason::IntegerNotExact:
+    case Reason::ObservedRange:
+    case Reason::ConstantOutOfRange:
+      return true;
+    default:
+      return false;
+    }
+  });
+}
+
+void FunctionConversion::mergeLaterRound(const FunctionConversion &later) {
+  llvm::DenseMap<std::pair<Location, OperationName>, size_t> byOp;
+  for (auto [i, record] : llvm::enumerate(records))
+    byOp.try_emplace({record.location, record.opName}, i);
+  for (const OpRecord &record : later.records) {
+    if (!record.decision.lowPrecision)
+      continue;
+    auto it = byOp.find({record.location, record.opName});
+    if (it != byOp.end() && !records[it->second].decision.lowPrecision)
+      records[it->second].decision = record.decision;
+  }
+  // The later round planned the whole function as it is now: its counts
+  // are those of the result, but for what only the first round saw.
+  ConversionStats merged = later.stats;
+  merged.converted += stats.converted;
+  // The contractions converted to FP8 take no part in later rounds.
+  merged.fp8 += stats.fp8;
+  merged.green += stats.fp8;
+  merged.constants = stats.constants;
+  merged.constantBytesBefore = stats.constantBytesBefore;
+  stats = merged;
+}
+
+LogicalResult mlir::amp::convertToMixedPrecision(
+    Operation *root, const MixedPrecisionOptions &options,
+    FunctionConversion *result, ArrayRef<Operation *> disposableCasts) {
+  FunctionConversion local;
+  FunctionConversion &out = result ? *result : local;
+  MixedPrecisionOptions first = options;
+  first.recordDecisions |= options.fixedPoint; // decidedByRanges reads them
+  if (options.countConstantBytes)
+    out.stats.constantBytesBefore = countFloatConstantBytes(root);
+  if (failed(convertOnce(root, first, &out, disposableCasts)))
+    return failure();
+  MixedPrecisionOptions quiet = first;
+  quiet.diagnostics = false;
+  for (int round = 1; options.fixedPoint && round < kMaxConversionRounds &&
+                      out.decidedByRanges();
+       ++round) {
+    OperationFingerPrint before(root);
+    FunctionConversion again;
+    if (failed(convertOnce(root, quiet, &again, {})))
+      return failure();
+    if (OperationFingerPrint(root) == before)
+      break;
+    out.mergeLaterRound(again);
+  }
+  if (!options.recordDecisions)
+    out.records.clear();
   if (options.countConstantBytes)
     out.stats.constantBytesAfter = countFloatConstantBytes(root);
-
   return success();
 }
 

@@ -27,13 +27,14 @@
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Threading.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
-#include "llvm/ADT/SetVector.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/Sequence.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -614,9 +615,13 @@ void AmpMixedPrecisionPass::runOnOperation() {
   for (Operation *func : functions) {
     options.push_back(optionsFor(func));
     attachObservedRanges(func, options.back());
+    // The rounds to a fixed point are taken here, over the whole module (a
+    // callee's conversion can change what its callers' plans see), and
+    // decidedByRanges reads the records.
+    options.back().fixedPoint = false;
+    options.back().recordDecisions = true;
   }
 
-  CallSiteCasts callSiteCasts;
   // With keep-io-types, all at once. Without, in waves, callees before
   // callers: a wave's public signatures change (and their call sites) before
   // its callers are converted, so that these see the new types and a second
@@ -625,7 +630,9 @@ void AmpMixedPrecisionPass::runOnOperation() {
       keepIOTypes ? SmallVector<SmallVector<size_t>>{llvm::to_vector(
                         llvm::seq<size_t>(0, functions.size()))}
                   : orderCalleesFirst(root, functions);
-  {
+  auto convertAll = [&](ArrayRef<MixedPrecisionOptions> options,
+                        MutableArrayRef<FunctionConversion> conversions) {
+    CallSiteCasts callSiteCasts;
     ParallelDiagnosticHandler diagHandler(ctx);
     for (ArrayRef<size_t> wave : waves) {
       LogicalResult converted =
@@ -638,13 +645,39 @@ void AmpMixedPrecisionPass::runOnOperation() {
             return result;
           });
       if (failed(converted))
-        return signalPassFailure();
+        return failure();
       if (!keepIOTypes)
         for (size_t i : wave)
           (void)updatePublicSignature(functions[i], root, resolved.target,
                                       &callSiteCasts);
     }
+    return success();
+  };
+  if (failed(convertAll(options, conversions)))
+    return signalPassFailure();
+
+  // A fixed point in one run (see convertToMixedPrecision): when a plan
+  // used a range, the module is converted again, quietly, until it no
+  // longer changes.
+  if (llvm::any_of(conversions, [](const FunctionConversion &conversion) {
+        return conversion.decidedByRanges();
+      })) {
+    for (MixedPrecisionOptions &quiet : options)
+      quiet.diagnostics = false;
+    for (int round = 1; round < kMaxConversionRounds; ++round) {
+      OperationFingerPrint before(root);
+      SmallVector<FunctionConversion, 0> again(functions.size());
+      if (failed(convertAll(options, again)))
+        return signalPassFailure();
+      if (OperationFingerPrint(root) == before)
+        break;
+      for (auto [conversion, later] : llvm::zip(conversions, again))
+        conversion.mergeLaterRound(later);
+    }
   }
+  if (report.empty())
+    for (FunctionConversion &conversion : conversions)
+      conversion.records.clear();
 
   for (const FunctionConversion &conversion : conversions)
     updateStatistics(conversion);

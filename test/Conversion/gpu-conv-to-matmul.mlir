@@ -147,3 +147,4 @@ func.func @conv_f32_and_depthwise(%x: tensor<1x8x8x8xf32>, %w: tensor<3x3x8x8xf3
          outs(%od : tensor<1x6x6x8xf32>) -> tensor<1x6x6x8xf32>
   return %0, %1 : tensor<1x6x6x8xf32>, tensor<1x6x6x8xf32>
 }
+

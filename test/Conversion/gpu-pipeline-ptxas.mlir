@@ -5,6 +5,8 @@
 // RUN: amp-opt %S/gpu-pipeline-ptx.mlir --amp-gpu-pipeline="chip=sm_90 format=isa" | %extract-ptx --ptxas %ptxas --arch sm_90 | FileCheck %s
 // RUN: amp-opt %S/gpu-pipeline-ptx.mlir --amp-gpu-pipeline="chip=sm_90a format=isa" | %extract-ptx --ptxas %ptxas --arch sm_90a | FileCheck %s
 // RUN: amp-opt %S/gpu-conv-to-matmul.mlir --amp-gpu-pipeline="chip=sm_80 format=isa" | %extract-ptx --ptxas %ptxas --arch sm_80 | FileCheck %s
+// FP8: wgmma e4m3/e5m2, cvt.rn.satfinite, cvt.rn.f16x2.e4m3x2.
+// RUN: amp-opt %S/gpu-pipeline-fp8.mlir --amp-gpu-pipeline="chip=sm_90a format=isa" | %extract-ptx --ptxas %ptxas --arch sm_90a | FileCheck %s
 
 // format=bin and fatbin run ptxas (and fatbinary) themselves.
 // RUN: amp-opt %S/gpu-pipeline-ptx.mlir --amp-gpu-pipeline="chip=sm_90a format=bin toolkit=%cuda_root" | FileCheck %s --check-prefix=BIN

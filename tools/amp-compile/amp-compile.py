@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """amp-compile: turn a linalg/TOSA model into a native executable.
 
-    amp-compile.py MODEL.mlir -o OUTDIR [--precision f16|bf16|fp32]
+    amp-compile.py MODEL.mlir -o OUTDIR
+                   [--precision f16|bf16|f8E4M3FN|f8E5M2|fp32]
                    [--target gpu|cpu] [--chip sm_90a] [--format fatbin]
 
 GPU target (default): the model goes through `amp-opt --amp-mixed-precision`
-(unless --precision fp32) and `--amp-gpu-pipeline`, then
+(unless --precision fp32; f8E4M3FN and f8E5M2 convert contractions to FP8,
+docs/fp8.md, which the GPU pipeline runs on sm_90a only) and
+`--amp-gpu-pipeline`, then
 `mlir-translate --mlir-to-llvmir` and `llc`; the object is linked with a
 generated harness and `libamp_cuda_runtime.so`. No CUDA toolkit is needed for
 `--format isa` (PTX, compiled by the driver when the program starts); `bin`
@@ -270,7 +273,8 @@ def main():
     parser.add_argument("--entry", help="entry function (default: the first "
                         "public function with a body)")
     parser.add_argument("--target", choices=["gpu", "cpu"], default="gpu")
-    parser.add_argument("--precision", choices=["f16", "bf16", "fp32"],
+    parser.add_argument("--precision",
+                        choices=["f16", "bf16", "f8E4M3FN", "f8E5M2", "fp32"],
                         default="f16", help="f16/bf16: run --amp-mixed-"
                         "precision first; fp32: compile the model as it is")
     parser.add_argument("--mixed-precision-options", default="",

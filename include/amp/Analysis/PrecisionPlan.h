@@ -123,6 +123,12 @@ struct MixedPrecisionOptions {
   bool keepIOTypes = true;
   /// Emit a remark for every decision, not only for unknown ops.
   bool remarks = false;
+  /// Emit remarks and warnings at all (off for the rounds after the first:
+  /// see convertToMixedPrecision).
+  bool diagnostics = true;
+  /// Convert again until nothing changes (see convertToMixedPrecision); off
+  /// where the caller repeats the conversion of a whole module itself.
+  bool fixedPoint = true;
   /// Count the bytes of float constants before and after the conversion
   /// (ConversionStats::constantBytes*, for the report): two walks of the
   /// function.

@@ -63,8 +63,16 @@ struct MmaSyncTiling {
 
 /// Whether `op` (a linalg.matmul or linalg.batch_matmul on memrefs) can be
 /// replaced by a Tensor Core kernel: default indexing maps, A and B of the
-/// same 16-bit float type (f16 or bf16), C of f32.
+/// same 16-bit float type (f16 or bf16), C of f32; or an FP8 contraction
+/// (isFP8Matmul).
 bool isTensorCoreMatmul(linalg::LinalgOp op);
+
+/// Whether `op` is a contraction of FP8 mixed precision on memrefs
+/// (docs/fp8.md): a linalg.matmul with maps (m, k), (n, k), (m, n) or a
+/// linalg.batch_matmul with (b, m, k), (b, n, k), (b, m, n), i.e. B stored
+/// K-major as N x K, A and B of f8E4M3FN or f8E5M2, C of f32. Only the
+/// wgmma kernel (sm_90a) computes them.
+bool isFP8Matmul(linalg::LinalgOp op);
 
 /// Whether `op` is a linalg.matmul or linalg.batch_matmul on memrefs with
 /// default maps and f32 A, B and C (the FP32 baseline).
@@ -146,6 +154,10 @@ void reduceTrigonometricArguments(Operation *root);
 /// intrinsics that the NVPTX back end lowers to single instructions, in a
 /// form that the GPU-to-NVVM lowering keeps (never libdevice).
 void populateGPUMathToLLVMIntrinsicPatterns(RewritePatternSet &patterns);
+
+/// Patterns of --amp-gpu-lower-fp8: arith.truncf to FP8 and arith.extf from
+/// FP8 (scalars, 1-D vectors) as NVVM's FP8 conversions (cvt on sm_89+).
+void populateAmpGPULowerFP8Patterns(RewritePatternSet &patterns);
 
 /// The attribute on a gpu.launch that says what the kernel computes (e.g.
 /// "matmul_mma_sync_bias_relu", "softmax"); --amp-gpu-name-kernels names

@@ -622,6 +622,89 @@ def AmpGPUDeviceMemoryPass : Pass<"amp-gpu-device-memory", "::mlir::ModuleOp"> {
   ];
 }
 
+def AmpGPUCheckFP8Pass : Pass<"amp-gpu-check-fp8"> {
+  let summary = "Reject FP8 computations for GPUs without FP8 Tensor Cores";
+  let description = [{
+    FP8 mixed precision (`--amp-mixed-precision="target-type=f8E4M3FN"` or
+    `f8E5M2`, docs/fp8.md) leaves contractions on `f8E4M3FN`/`f8E5M2`
+    operands with f32 accumulators. The GPU pipeline runs them with
+    `wgmma.mma_async...e4m3`/`e5m2` (m64nNk32), which only sm_90a has; the
+    FP8 conversions around them need `cvt` forms of sm_89 and later. For
+    any other `chip`, this pass reports an error at every contraction (or
+    convolution) with FP8 operands, naming the chip and the op, and at the
+    first other op with FP8 values when there is no contraction: nothing is
+    silently computed in another precision. Convert the model for an FP8
+    GPU (`chip=sm_90a`), or with a 16-bit target type.
+
+    The pipeline runs it first; it changes nothing.
+
+    Example:
+
+    ```mlir
+    // amp-opt --amp-gpu-check-fp8="chip=sm_80"
+    %0 = linalg.matmul ... ins(%a, %b : tensor<64x64xf8E4M3FN>, ...)
+    // error: 'linalg.matmul' with f8E4M3FN operands needs FP8 Tensor Cores
+    // (wgmma e4m3/e5m2, sm_90a); chip sm_80 has none: ...
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
+           "The target GPU (sm_90a allows FP8)">,
+  ];
+}
+
+def AmpGPULowerFP8Pass : Pass<"amp-gpu-lower-fp8"> {
+  let summary = "Lower FP8 conversions in GPU code to PTX cvt (sm_89+)";
+  let description = [{
+    Rewrites `arith.truncf` to `f8E4M3FN`/`f8E5M2` and `arith.extf` from
+    them (scalars and 1-D vectors) under the op it runs on (the pipeline
+    runs it on each `gpu.module`, before the NVVM lowering) into NVVM's FP8
+    conversions, single PTX instructions on sm_89 and later:
+
+    * `truncf` from f32 (f16 and bf16 through an exact `extf`):
+      `nvvm.convert.f32x2.to.f8x2`, i.e. `cvt.rn.satfinite.e4m3x2.f32`
+      (`e5m2x2`), two values per instruction: a vector's elements in pairs,
+      two scalar `truncf` of one block when the first one's result is used
+      only after the second (as the wgmma kernel's FP8 epilogue emits a
+      row's elements: computations first, stores after), else a scalar with
+      0. The result is amp's FP8 `truncf` (docs/fp8.md, the
+      same as `--amp-expand-fp8` on the CPU): round to nearest even, NaN
+      stays NaN, f8E4M3FN saturates beyond +-448 (what `.satfinite` does),
+      f8E5M2 gives infinities from +-61440 on, for which a compare and
+      select follow the `cvt` (which saturates to 57344) unless the operand
+      is a clamp to +-57344 or less (`arith.minimumf`/`maximumf` with
+      constants, as FP8 narrowing writes it);
+    * `extf` to f16: `nvvm.convert.f8x2.to.f16x2` (`cvt.rn.f16x2.e4m3x2`),
+      exact; to f32, f64 and bf16 through f16, exact too.
+
+    Other `arith`/`math` ops on FP8 values (besides constants, selects and
+    bitcasts, which the LLVM lowering handles as `i8`), truncations from
+    f64 (double rounding) and rounding modes other than to-nearest-even are
+    errors.
+
+    Example:
+
+    ```mlir
+    // amp-opt --amp-gpu-lower-fp8
+    %0 = arith.truncf %x : f32 to f8E4M3FN
+    // becomes
+    %p = nvvm.convert.f32x2.to.f8x2 %zero, %x {rnd = #nvvm.fp_rnd_mode<rn>,
+        sat = #nvvm.sat_mode<satfinite>} : vector<2xi8> (f8E4M3FN)
+    %b = vector.extract %p[0] : i8 from vector<2xi8>
+    %0 = arith.bitcast %b : i8 to f8E4M3FN
+    ```
+  }];
+  let statistics = [
+    Statistic<"numConversions", "fp8-conversions",
+              "FP8 conversion instructions (cvt) emitted">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def AmpGPUExpandMathPass : Pass<"amp-gpu-expand-math"> {
   let summary = "Expand math ops into arithmetic and PTX-native intrinsics, "
                 "so that GPU code needs no libdevice";

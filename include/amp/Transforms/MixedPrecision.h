@@ -63,7 +63,22 @@ struct FunctionConversion {
   std::string function;
   SmallVector<OpRecord> records;
   ConversionStats stats;
+
+  /// Whether the plan decided something from a value range (an op kept in
+  /// FP32, in the overflow type or with a separate output because of a
+  /// range, a constant that does not fit the target type, or a +-FLT_MAX
+  /// sentinel): only then can a second plan of the converted function
+  /// decide differently (needs the records).
+  bool decidedByRanges() const;
+  /// Folds in the conversion of a later round of the same function: an op
+  /// the later round converted is reported with its later decision, and the
+  /// counts are those of the function as the later round left it.
+  void mergeLaterRound(const FunctionConversion &later);
 };
+
+/// How many times at most a function is converted in one run (see
+/// convertToMixedPrecision).
+constexpr int kMaxConversionRounds = 3;
 
 /// Converts the ops nested in `root` (usually a function) to mixed precision
 /// as `options` say, keeping the types of its block arguments and results.
@@ -71,6 +86,16 @@ struct FunctionConversion {
 /// cannot rewrite stay in FP32 with a remark. `disposableCasts`, casts in
 /// `root` made by the caller (at call sites whose callee's signature
 /// changed), are erased if the conversion leaves them unused.
+///
+/// With `options.fixedPoint`, the conversion reaches a fixed point in one
+/// run. The plan bounds values in the FP32 function; once it has run, values
+/// that a range or an annotation forced into 16 bits (a +-FLT_MAX sentinel
+/// written as 65504, a clamp at 1e5 pinned to f16) are bounded by the 16-bit
+/// type, and a plan of the converted function may convert ops that read
+/// them. When the first plan used a range, the function is converted again,
+/// quietly (no remarks), until it no longer changes (at most
+/// kMaxConversionRounds rounds in all), so that running the pass again
+/// changes nothing.
 LogicalResult
 convertToMixedPrecision(Operation *root, const MixedPrecisionOptions &options,
                         FunctionConversion *result = nullptr,

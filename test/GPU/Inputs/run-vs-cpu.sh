@@ -4,6 +4,8 @@
 # seeded inputs and compares the outputs with amp-compare. GPU_RUN is what
 # runs the GPU program: `env` on a GPU, amp-emulate without one (lit's
 # %gpu-run). Options after BOUND go to both amp-compile calls (--entry).
+# AMP_COMPARE_MIN_COSINE in the environment lowers amp-compare's cosine
+# bound (FP8's 2-bit e5m2).
 #
 #   run-vs-cpu.sh "AMP_COMPILE" "AMP_COMPARE" "GPU_RUN" MODEL OUT CHIP \
 #                 PRECISION MAX_REL_L2 [amp-compile options...]
@@ -32,7 +34,8 @@ $amp_compile "$model" -o "$gpu" --chip "$chip" --precision "$precision" \
 mkdir -p "$gpu/out"
 $gpu_run "$gpu/model" --iters 1 --warmup 1 --seed 7 --quiet \
   --outputs "$gpu/out"
-$amp_compare "$cpu/out" "$gpu/out" --max-rel-l2 "$bound"
+$amp_compare "$cpu/out" "$gpu/out" --max-rel-l2 "$bound" \
+  ${AMP_COMPARE_MIN_COSINE:+--min-cosine "$AMP_COMPARE_MIN_COSINE"}
 if [ -n "${AMP_GPU_RECORD:-}" ]; then
   # The case: the test's name and the program's (corpus-mlp-3layers-sm_80-f16).
   case_name=$(basename "$out" .tmp)
@@ -45,5 +48,7 @@ if [ -n "${AMP_GPU_RECORD:-}" ]; then
   cp -r "$gpu/out" "$dest/recorded"
   # What the replay needs besides the files (tests run in parallel: one
   # file per case, no shared manifest).
-  echo "chip=$chip precision=$precision max_rel_l2=$bound" > "$dest/case"
+  echo "chip=$chip precision=$precision max_rel_l2=$bound" \
+    ${AMP_COMPARE_MIN_COSINE:+min_cosine=$AMP_COMPARE_MIN_COSINE} \
+    > "$dest/case"
 fi

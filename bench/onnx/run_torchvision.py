@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """torchvision (and a BERT-style encoder) through amp-import-onnx and amp-run.
 
-    torchvision.py WORKDIR [--models resnet50,...] [--markdown out.md]
+    run_torchvision.py WORKDIR [--models resnet50,...] [--markdown out.md]
 
 Exports each model with export_torchvision.py (seeded random weights,
 nothing downloaded) unless WORKDIR already has it, imports it with
@@ -187,7 +187,7 @@ def write_markdown(path, rows, pending=(), imports=()):
         "numbers do not depend on it). The corpus models' numbers are in "
         "[accuracy.md](accuracy.md).",
         "",
-        "Reproduce: `bench/onnx/torchvision.py /tmp/tv --markdown "
+        "Reproduce: `bench/onnx/run_torchvision.py /tmp/tv --markdown "
         "bench/results/onnx-torchvision.md`",
         "",
         "| model | import (s) | FP32 vs torch | argmax | f16 rel L2 | f16 argmax | bf16 rel L2 | bf16 argmax |",
