@@ -580,7 +580,7 @@ mlir::amp::convertContractionsToFP8(Operation *root,
     record.type = type;
     record.why = why;
     result.fallbacks[op] = {reason, record};
-    if (remark || options.remarks)
+    if ((remark || options.remarks) && options.diagnostics)
       op->emitRemark(describeFallback(op, options.target, type, why));
   };
   auto f32 = Float32Type::get(root->getContext());
@@ -693,7 +693,7 @@ mlir::amp::convertContractionsToFP8(Operation *root,
         result.observed[*replacement] = *observed;
     rewriter.replaceAllUsesWith(old, *replacement);
     record.converted = true;
-    if (options.remarks) {
+    if (options.remarks && options.diagnostics) {
       std::string text;
       llvm::raw_string_ostream remark(text);
       remark << "'" << op->getName() << "' runs in " << candidate.type;

@@ -1570,6 +1570,9 @@ void FunctionConversion::mergeLaterRound(const FunctionConversion &later) {
   // are those of the result, but for what only the first round saw.
   ConversionStats merged = later.stats;
   merged.converted += stats.converted;
+  // The contractions converted to FP8 take no part in later rounds.
+  merged.fp8 += stats.fp8;
+  merged.green += stats.fp8;
   merged.constants = stats.constants;
   merged.constantBytesBefore = stats.constantBytesBefore;
   stats = merged;
