@@ -118,7 +118,7 @@ void mlir::amp::runner::buildCpuLoweringPipeline(OpPassManager &pm) {
 }
 
 LogicalResult mlir::amp::runner::runCpuLowering(ModuleOp module,
-                                               TimingScope &timing) {
+                                                TimingScope &timing) {
   PassManager toLoops(module.getContext());
   buildCpuLoweringToLoops(toLoops);
   toLoops.enableTiming(timing);

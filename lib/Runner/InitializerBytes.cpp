@@ -41,8 +41,8 @@ mlir::amp::runner::getInitializerByteSize(ElementsAttr value,
     }
     size_t size = blob->getData().size();
     if (size != total) {
-      why = "its resource holds " + std::to_string(size) +
-            " bytes, not the " + std::to_string(total) + " of its type";
+      why = "its resource holds " + std::to_string(size) + " bytes, not the " +
+            std::to_string(total) + " of its type";
       return failure();
     }
     return total;

@@ -131,9 +131,8 @@ static func::FuncOp outlineNest(Operation *nest, func::FuncOp function,
   OpBuilder builder(ctx);
   if (rangeDim) {
     auto parallel = cast<scf::ParallelOp>(nest);
-    arguments.insert(arguments.begin(),
-                     {parallel.getLowerBound()[*rangeDim],
-                      parallel.getUpperBound()[*rangeDim]});
+    arguments.insert(arguments.begin(), {parallel.getLowerBound()[*rangeDim],
+                                         parallel.getUpperBound()[*rangeDim]});
   }
   auto type = FunctionType::get(ctx, ValueRange(arguments).getTypes(), {});
   auto kernel = func::FuncOp::create(builder, loc, name, type);
@@ -165,9 +164,10 @@ static func::FuncOp outlineNest(Operation *nest, func::FuncOp function,
   return kernel;
 }
 
-OutlineCounts mlir::amp::runner::outlineLoopNests(
-    func::FuncOp function, SymbolTable &symbols, const OutlineOptions &options,
-    SmallVectorImpl<OutlinedKernel> *kernels) {
+OutlineCounts
+mlir::amp::runner::outlineLoopNests(func::FuncOp function, SymbolTable &symbols,
+                                    const OutlineOptions &options,
+                                    SmallVectorImpl<OutlinedKernel> *kernels) {
   OutlineCounts counts;
   if (function.isExternal())
     return counts;

@@ -1,5 +1,6 @@
 // RUN: amp-opt %s --split-input-file --amp-outline-kernels | FileCheck %s
 // RUN: amp-opt %s --split-input-file --amp-outline-kernels | amp-opt --split-input-file | FileCheck %s
+// RUN: amp-opt %s --split-input-file --amp-outline-kernels=range-arguments | FileCheck %s --check-prefix=RANGE
 
 // A loop nest becomes a kernel named for its function, its position and
 // what it computes; the memrefs it uses are its arguments, the constants are
@@ -106,6 +107,50 @@ func.func @taken(%a: memref<16xf32>) {
     %y = memref.load %a[%i] : memref<16xf32>
     %n = arith.negf %y : f32
     memref.store %n, %a[%i] : memref<16xf32>
+  }
+  return
+}
+
+// -----
+
+// With range-arguments, an scf.parallel nest without reductions takes the
+// bounds of its longest dimension (the second: 16 iterations) as its first
+// two arguments, and the call passes them.
+// RANGE-LABEL: func.func @parallel_rows(
+// RANGE-SAME: %[[A:.+]]: memref<4x16xf32>)
+// RANGE-DAG: %[[C0:.+]] = arith.constant 0 : index
+// RANGE-DAG: %[[C16:.+]] = arith.constant 16 : index
+// RANGE: call @parallel_rows_0_negf(%[[C0]], %[[C16]], %[[A]])
+// RANGE: func.func private @parallel_rows_0_negf(%[[LO:[^:]+]]: index, %[[HI:[^:]+]]: index, %{{.+}}: memref<4x16xf32>)
+// RANGE: scf.parallel ({{.+}}) = (%{{.+}}, %[[LO]]) to (%{{.+}}, %[[HI]])
+// Without it, the same kernel takes the buffer only.
+// CHECK-LABEL: func.func @parallel_rows(
+// CHECK: call @parallel_rows_0_negf(%{{[^,]+}}) :
+func.func @parallel_rows(%a: memref<4x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c16) step (%c1, %c1) {
+    %x = memref.load %a[%i, %j] : memref<4x16xf32>
+    %y = arith.negf %x : f32
+    memref.store %y, %a[%i, %j] : memref<4x16xf32>
+  }
+  return
+}
+
+// -----
+
+// A dimension of dynamic bounds is not a range; with none left, no range.
+// RANGE-LABEL: func.func @dynamic_rows(
+// RANGE: call @dynamic_rows_0_negf(%{{[^,]+}}, %{{[^,]+}}) :
+func.func @dynamic_rows(%a: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %x = memref.load %a[%i] : memref<?xf32>
+    %y = arith.negf %x : f32
+    memref.store %y, %a[%i] : memref<?xf32>
   }
   return
 }

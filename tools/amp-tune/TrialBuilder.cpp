@@ -183,12 +183,10 @@ TrialBuilder::runSamples(JitFunction &function, const char *what) {
 /// or is a NaN in both: LLVM does not preserve the sign and payload of NaNs
 /// (LLVM Language Reference, "Behavior of Floating-Point NaN values"), so
 /// constant folding and the hardware may give different NaNs.
-static bool isSameElement(const HostTensor &a, const HostTensor &b,
-                          int64_t e) {
+static bool isSameElement(const HostTensor &a, const HostTensor &b, int64_t e) {
   int64_t size = getElementByteSize(a.getKind());
   if (std::memcmp(static_cast<const char *>(a.getData()) + e * size,
-                  static_cast<const char *>(b.getData()) + e * size,
-                  size) == 0)
+                  static_cast<const char *>(b.getData()) + e * size, size) == 0)
     return true;
   return isFloatKind(a.getKind()) && std::isnan(a.get(e)) &&
          std::isnan(b.get(e));

@@ -139,8 +139,8 @@ public:
       const auto &referenceCalls = stored[id];
       const auto &convertedCalls = stored[numProbes + id];
       Sums &s = sums[id];
-      for (size_t call = 0, e = std::min(referenceCalls.size(),
-                                         convertedCalls.size());
+      for (size_t call = 0,
+                  e = std::min(referenceCalls.size(), convertedCalls.size());
            call < e; ++call) {
         const std::vector<float> &ref = referenceCalls[call];
         const std::vector<float> &test = convertedCalls[call];
@@ -274,15 +274,14 @@ FailureOr<Trial> Tuner::trial(const llvm::DenseSet<unsigned> &keep,
   if (failed(functions))
     return failure();
   double compileSeconds = secondsSince(start) - convertSeconds;
-  auto outputs =
-      builder.runSamples(*functions->front(), "the converted model");
+  auto outputs = builder.runSamples(*functions->front(), "the converted model");
   if (failed(outputs))
     return failure();
   double runSeconds = secondsSince(start) - convertSeconds - compileSeconds;
-  if (rebuild && failed(builder.checkRebuild(
-                     std::move(rebuild), *outputs,
-                     llvm::formatv("trial {0} ({1})", trials.size() + 1, what)
-                         .str())))
+  if (rebuild &&
+      failed(builder.checkRebuild(
+          std::move(rebuild), *outputs,
+          llvm::formatv("trial {0} ({1})", trials.size() + 1, what).str())))
     return failure();
   Trial result = evaluate(*outputs);
   result.low = lowOps;
@@ -465,8 +464,7 @@ FailureOr<TuneResult> Tuner::run() {
 
   // 1. The candidates: ops the unconstrained conversion runs in 16 bits.
   auto convertStart = std::chrono::steady_clock::now();
-  FailureOr<OwningOpRef<ModuleOp>> converted =
-      builder.convert({}, "the model");
+  FailureOr<OwningOpRef<ModuleOp>> converted = builder.convert({}, "the model");
   double convertSeconds = secondsSince(convertStart);
   if (failed(converted))
     return failure();

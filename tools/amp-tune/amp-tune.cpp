@@ -80,8 +80,8 @@ struct Options {
       llvm::cl::Prefix, llvm::cl::init(2), llvm::cl::cat(tuningCategory)};
   llvm::cl::opt<unsigned> threads{
       "jobs",
-      llvm::cl::desc("Threads that compile kernels and run samples (0: one "
-                     "per core)"),
+      llvm::cl::desc("Threads that compile kernels, run samples and run "
+                     "large kernels in parts (0: one per core)"),
       llvm::cl::init(0), llvm::cl::cat(tuningCategory)};
   llvm::cl::opt<bool> checkRebuild{
       "check-rebuild",

@@ -53,10 +53,10 @@ struct OutlinedKernel {
 /// place. The values the nest uses from outside become the kernel's
 /// arguments (constants are copied in instead); a nest with results or a
 /// symbol reference stays. The kernels are appended to `kernels` if given.
-OutlineCounts outlineLoopNests(func::FuncOp function, SymbolTable &symbols,
-                               const OutlineOptions &options = {},
-                               SmallVectorImpl<OutlinedKernel> *kernels =
-                                   nullptr);
+OutlineCounts
+outlineLoopNests(func::FuncOp function, SymbolTable &symbols,
+                 const OutlineOptions &options = {},
+                 SmallVectorImpl<OutlinedKernel> *kernels = nullptr);
 
 /// An estimate of the operations `op` executes: a loop with static bounds
 /// counts its body once per iteration (1024 iterations when a bound is not

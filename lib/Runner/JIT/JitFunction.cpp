@@ -54,9 +54,10 @@ JitFunction::JitFunction(std::unique_ptr<ExecutionEngine> engine,
 
 JitFunction::~JitFunction() = default;
 
-std::unique_ptr<JitFunction>
-JitFunction::fromCode(void (*packedFn)(void **), FunctionSignature signature,
-                      std::shared_ptr<void> code, bool reentrant) {
+std::unique_ptr<JitFunction> JitFunction::fromCode(void (*packedFn)(void **),
+                                                   FunctionSignature signature,
+                                                   std::shared_ptr<void> code,
+                                                   bool reentrant) {
   return std::unique_ptr<JitFunction>(new JitFunction(
       nullptr, std::move(code), packedFn, std::move(signature), reentrant));
 }
@@ -101,11 +102,11 @@ JitFunction::create(ModuleOp module, StringRef name,
   auto packedFn = (*engine)->lookupPacked(name);
   if (!packedFn)
     return packedFn.takeError();
-  bool reentrant = llvm::all_of(module.getOps<LLVM::GlobalOp>(),
-                                [](LLVM::GlobalOp g) { return g.getConstant(); });
-  return std::unique_ptr<JitFunction>(
-      new JitFunction(std::move(*engine), nullptr, *packedFn,
-                      std::move(signature), reentrant));
+  bool reentrant =
+      llvm::all_of(module.getOps<LLVM::GlobalOp>(),
+                   [](LLVM::GlobalOp g) { return g.getConstant(); });
+  return std::unique_ptr<JitFunction>(new JitFunction(
+      std::move(*engine), nullptr, *packedFn, std::move(signature), reentrant));
 }
 
 /// Copies the memref described by `words` (allocated, aligned, offset,

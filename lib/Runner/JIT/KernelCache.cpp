@@ -148,8 +148,8 @@ KernelCache::create(const KernelCacheOptions &options) {
   target->setCodeModel(llvm::CodeModel::Small);
   auto state = std::make_unique<State>(*target);
   state->options = options;
-  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(*target)
-                 .create();
+  auto jit =
+      llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(*target).create();
   if (!jit)
     return jit.takeError();
   state->jit = std::move(*jit);
@@ -167,7 +167,8 @@ KernelCache::create(const KernelCacheOptions &options) {
     // (A library that cannot be loaded has neither function; loading it
     // below reports the error.)
     auto library = llvm::sys::DynamicLibrary::getPermanentLibrary(path.c_str());
-    void *init = library.getAddressOfSymbol(ExecutionEngine::kLibraryInitFnName);
+    void *init =
+        library.getAddressOfSymbol(ExecutionEngine::kLibraryInitFnName);
     void *destroy =
         library.getAddressOfSymbol(ExecutionEngine::kLibraryDestroyFnName);
     if (init && destroy) {
@@ -203,9 +204,7 @@ KernelCache::create(const KernelCacheOptions &options) {
   return std::unique_ptr<KernelCache>(new KernelCache(std::move(state)));
 }
 
-llvm::ThreadPoolInterface &KernelCache::getThreadPool() {
-  return *state->pool;
-}
+llvm::ThreadPoolInterface &KernelCache::getThreadPool() { return *state->pool; }
 
 unsigned KernelCache::getNumThreads() const {
   return state->pool->getMaxConcurrency();
@@ -247,9 +246,8 @@ void KernelCache::State::storeWeights(ModuleOp module, ModelPlan &plan) {
     auto key = std::make_pair(Attribute(value), global.getGlobalType());
     auto it = weights.find(key);
     if (it == weights.end()) {
-      size_t alignment = std::max<uint64_t>(64, global.getAlignment()
-                                                    ? *global.getAlignment()
-                                                    : 0);
+      size_t alignment = std::max<uint64_t>(
+          64, global.getAlignment() ? *global.getAlignment() : 0);
       Weight weight{llvm::allocate_buffer(*size, alignment), *size, alignment};
       copyInitializerBytes(value, static_cast<char *>(weight.data));
       it = weights.insert({key, weight}).first;
@@ -349,9 +347,8 @@ KernelCache::State::findKernels(ModuleOp module,
     } else {
       int64_t work = estimateExecutedOps(function);
       kernel = std::make_unique<Kernel>();
-      kernel->symbol = ("amp_k" + Twine(kernels.size()) + "_" +
-                        function.getSymName())
-                           .str();
+      kernel->symbol =
+          ("amp_k" + Twine(kernels.size()) + "_" + function.getSymName()).str();
       kernel->optLevel = work < options.smallWork && !callsMath(function)
                              ? 0
                              : options.optLevel;
@@ -435,8 +432,7 @@ KernelCache::State::moveKernels(ModuleOp module,
   return success();
 }
 
-LogicalResult KernelCache::State::plan(CompileRequest &request,
-                                       ModelPlan &plan,
+LogicalResult KernelCache::State::plan(CompileRequest &request, ModelPlan &plan,
                                        std::vector<Kernel *> &newKernels,
                                        std::string &error) {
   ModuleOp module = *request.module;
@@ -571,9 +567,9 @@ KernelCache::compile(MutableArrayRef<CompileRequest> requests) {
     dylib->addToLinkOrder(main);
     llvm::orc::SymbolMap symbols;
     for (const auto &[name, kernel] : plan.kernels)
-      symbols[mangle(name)] = {llvm::orc::ExecutorAddr::fromPtr(kernel->address),
-                               llvm::JITSymbolFlags::Exported |
-                                   llvm::JITSymbolFlags::Callable};
+      symbols[mangle(name)] = {
+          llvm::orc::ExecutorAddr::fromPtr(kernel->address),
+          llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
     for (const auto &[name, kernel] : plan.parts)
       symbols[mangle(name)] = {
           llvm::orc::ExecutorAddr::fromPtr(kernel->partAddress),
@@ -591,9 +587,9 @@ KernelCache::compile(MutableArrayRef<CompileRequest> requests) {
     auto packed = s.jit->lookup(*dylib, "_mlir_" + request.entry);
     if (!packed)
       return packed.takeError();
-    functions.push_back(JitFunction::fromCode(
-        packed->toPtr<void (*)(void **)>(), plan.signature, code,
-        plan.reentrant));
+    functions.push_back(
+        JitFunction::fromCode(packed->toPtr<void (*)(void **)>(),
+                              plan.signature, code, plan.reentrant));
     ++s.statistics.modelsCompiled;
   }
   s.statistics.compileSeconds +=

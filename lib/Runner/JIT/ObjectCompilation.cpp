@@ -77,9 +77,8 @@ void mlir::amp::runner::runCompileJobs(
       size += function.getInstructionCount();
     bySize.push_back({size, job});
   }
-  llvm::stable_sort(bySize, [](const auto &a, const auto &b) {
-    return a.first > b.first;
-  });
+  llvm::stable_sort(
+      bySize, [](const auto &a, const auto &b) { return a.first > b.first; });
   if (bySize.size() == 1 || pool.getMaxConcurrency() == 1) {
     for (auto &[size, job] : bySize)
       compile(*job, target);
@@ -113,8 +112,8 @@ void mlir::amp::runner::addPackedWrapper(llvm::Module &module,
   }
   llvm::Value *result = builder.CreateCall(&function, arguments);
   if (!result->getType()->isVoidTy()) {
-    llvm::Value *slot = builder.CreateConstGEP1_64(
-        builder.getPtrTy(), pointers, function.arg_size());
+    llvm::Value *slot = builder.CreateConstGEP1_64(builder.getPtrTy(), pointers,
+                                                   function.arg_size());
     builder.CreateStore(result, builder.CreateLoad(builder.getPtrTy(), slot));
   }
   builder.CreateRetVoid();

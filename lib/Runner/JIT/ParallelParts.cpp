@@ -40,7 +40,8 @@ static LLVM::LLVMFunctionType getPartType(MLIRContext *ctx) {
       {LLVM::LLVMPointerType::get(ctx), i64, i64});
 }
 
-void mlir::amp::runner::addPartWrapper(LLVM::LLVMFuncOp kernel, StringRef partName) {
+void mlir::amp::runner::addPartWrapper(LLVM::LLVMFuncOp kernel,
+                                       StringRef partName) {
   MLIRContext *ctx = kernel.getContext();
   Location loc = kernel.getLoc();
   OpBuilder builder(ctx);
@@ -53,9 +54,9 @@ void mlir::amp::runner::addPartWrapper(LLVM::LLVMFuncOp kernel, StringRef partNa
   SmallVector<Value> arguments = {body->getArgument(1), body->getArgument(2)};
   auto pointer = LLVM::LLVMPointerType::get(ctx);
   for (auto [i, type] : llvm::enumerate(fields.getBody())) {
-    Value field = LLVM::GEPOp::create(
-        builder, loc, pointer, fields, body->getArgument(0),
-        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+    Value field =
+        LLVM::GEPOp::create(builder, loc, pointer, fields, body->getArgument(0),
+                            ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
     arguments.push_back(LLVM::LoadOp::create(builder, loc, type, field));
   }
   LLVM::CallOp::create(builder, loc, kernel, arguments);
@@ -71,8 +72,7 @@ static LLVM::LLVMFuncOp declareFunction(ModuleOp module, StringRef name,
   return LLVM::LLVMFuncOp::create(builder, module.getLoc(), name, type);
 }
 
-void mlir::amp::runner::callInParts(ModuleOp module,
-                                    LLVM::LLVMFuncOp kernel,
+void mlir::amp::runner::callInParts(ModuleOp module, LLVM::LLVMFuncOp kernel,
                                     StringRef partName) {
   MLIRContext *ctx = module.getContext();
   SmallVector<LLVM::CallOp> calls;
@@ -147,4 +147,3 @@ extern "C" void ampParallelFor(ParallelContext *context,
   part(arguments, bound(0), bound(1));
   group.wait();
 }
-

@@ -58,8 +58,7 @@ void addPartWrapper(LLVM::LLVMFuncOp kernel, StringRef partName);
 /// Replaces every call of `kernel` in `module` by a call of
 /// amp_parallel_for with `<partName>` and the kernel's arguments after its
 /// range in a struct on the stack of the caller.
-void callInParts(ModuleOp module, LLVM::LLVMFuncOp kernel,
-                 StringRef partName);
+void callInParts(ModuleOp module, LLVM::LLVMFuncOp kernel, StringRef partName);
 
 } // namespace runner
 } // namespace amp
