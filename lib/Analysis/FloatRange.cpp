@@ -16,6 +16,7 @@
 
 #include "amp/Utils/CastUtils.h"
 #include "amp/Utils/ConversionMemo.h"
+#include "amp/Utils/FloatConversion.h"
 #include "amp/Utils/LinalgUtils.h"
 #include "amp/Utils/TypeUtils.h"
 
@@ -311,14 +312,10 @@ FloatRange getAttributeRange(Attribute attr) {
     lo = std::min(lo, v);
     hi = std::max(hi, v);
   };
-  if (elt.isF32()) {
-    for (float v : dense.getValues<float>())
-      if (!std::isnan(v))
-        note(v);
-  } else if (isFloatType(elt)) {
-    for (const APFloat &v : dense.getValues<APFloat>())
-      if (!v.isNaN())
-        note(v.convertToDouble());
+  if (isFloatType(elt)) {
+    DenseFloatStats stats = getDenseFloatStats(dense);
+    lo = stats.lo;
+    hi = stats.hi;
   } else if (elt.isInteger(1)) {
     for (const APInt &v : dense.getValues<APInt>())
       note(v.getZExtValue());

@@ -14,6 +14,7 @@
 #include "amp/Analysis/Magnitude.h"
 
 #include "amp/Utils/CastUtils.h"
+#include "amp/Utils/FloatConversion.h"
 #include "amp/Utils/LinalgUtils.h"
 #include "amp/Utils/TypeUtils.h"
 
@@ -64,23 +65,10 @@ std::optional<Magnitude> getAttributeMagnitude(Attribute attr) {
     Type elt = dense.getElementType();
     if (dense.empty())
       return Magnitude{0, 0, true, Kind::Plain};
-    auto raw = dyn_cast<DenseIntOrFPElementsAttr>(dense);
-    if (elt.isF32() && raw) {
-      // The raw bytes (a weight has millions of elements; the typed
-      // iterator costs far more than the comparison).
-      ArrayRef<char> data = raw.getRawData();
-      size_t n = dense.isSplat() ? 1 : data.size() / sizeof(float);
-      for (size_t k = 0; k < n; ++k) {
-        float v;
-        std::memcpy(&v, data.data() + k * sizeof(float), sizeof(float));
-        note(v);
-      }
-    } else if (isFloatType(elt)) {
-      if (dense.isSplat())
-        note(dense.getSplatValue<APFloat>().convertToDouble());
-      else
-        for (const APFloat &v : dense.getValues<APFloat>())
-          note(v.convertToDouble());
+    if (isFloatType(elt)) {
+      DenseFloatStats stats = getDenseFloatStats(dense);
+      largest = stats.maxAbs;
+      least = stats.minAbs;
     } else if (elt.isIntOrIndex() && !elt.isInteger(1)) {
       if (dense.isSplat())
         note(static_cast<double>(dense.getSplatValue<APInt>().getSExtValue()));

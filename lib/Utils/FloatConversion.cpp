@@ -756,6 +756,95 @@ TypedAttr mlir::amp::convertFloatConstantToFP8(Attribute attr, FloatType target,
   return DenseElementsAttr::getFromRawBuffer(type, raw);
 }
 
+//===----------------------------------------------------------------------===//
+// Reading dense float constants
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// F16 bits -> F32 (exact).
+float extendF16(uint16_t bits) {
+  uint32_t sign = static_cast<uint32_t>(bits & 0x8000u) << 16;
+  uint32_t exponent = (bits >> 10) & 0x1fu;
+  uint32_t mantissa = bits & 0x3ffu;
+  if (exponent == 0x1fu) // Infinity or NaN (the payload kept).
+    return llvm::bit_cast<float>(sign | kF32Inf | (mantissa << 13));
+  if (exponent == 0) { // Zero or subnormal: mantissa * 2^-24.
+    float magnitude = std::ldexp(static_cast<float>(mantissa), -24);
+    return sign ? -magnitude : magnitude;
+  }
+  return llvm::bit_cast<float>(sign | ((exponent + 112u) << 23) |
+                               (mantissa << 13));
+}
+} // namespace
+
+/// Calls `fn(float or double)` on each element of `dense` (float elements,
+/// not a splat); inlined into each caller's loop.
+template <typename Fn>
+void visitDenseFloat(DenseElementsAttr dense, Fn fn) {
+  Type elt = dense.getElementType();
+  auto raw = dyn_cast<DenseIntOrFPElementsAttr>(dense);
+  if (raw && !dense.isSplat() && (elt.isF32() || elt.isF16() || elt.isBF16())) {
+    ArrayRef<char> data = raw.getRawData();
+    if (elt.isF32()) {
+      for (size_t k = 0, n = data.size() / sizeof(float); k < n; ++k) {
+        float v;
+        std::memcpy(&v, data.data() + k * sizeof(float), sizeof(float));
+        fn(v);
+      }
+      return;
+    }
+    bool isF16 = elt.isF16();
+    for (size_t k = 0, n = data.size() / sizeof(uint16_t); k < n; ++k) {
+      uint16_t bits;
+      std::memcpy(&bits, data.data() + k * sizeof(uint16_t), sizeof(uint16_t));
+      fn(isF16 ? extendF16(bits)
+               : llvm::bit_cast<float>(static_cast<uint32_t>(bits) << 16));
+    }
+    return;
+  }
+  for (const APFloat &v : dense.getValues<APFloat>())
+    fn(v.convertToDouble());
+}
+
+void mlir::amp::forEachDenseFloat(DenseElementsAttr dense,
+                                  llvm::function_ref<void(double)> fn) {
+  visitDenseFloat(dense, [&](double v) { fn(v); });
+}
+
+DenseFloatStats mlir::amp::getDenseFloatStats(DenseElementsAttr dense) {
+  DenseFloatStats stats;
+  if (dense.isSplat()) {
+    double v = dense.getSplatValue<APFloat>().convertToDouble();
+    if (!std::isnan(v))
+      stats = {v, v, std::fabs(v), std::fabs(v)};
+    return stats;
+  }
+  // Comparisons with a NaN are false: NaNs change nothing.
+  float lo = INFINITY, hi = -INFINITY, minAbs = INFINITY, maxAbs = 0;
+  double wideLo = INFINITY, wideHi = -INFINITY, wideMinAbs = INFINITY,
+         wideMaxAbs = 0;
+  visitDenseFloat(dense, [&](auto v) {
+    if constexpr (std::is_same_v<decltype(v), float>) {
+      float a = std::fabs(v);
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
+      minAbs = a < minAbs ? a : minAbs;
+      maxAbs = a > maxAbs ? a : maxAbs;
+    } else {
+      double a = std::fabs(v);
+      wideLo = v < wideLo ? v : wideLo;
+      wideHi = v > wideHi ? v : wideHi;
+      wideMinAbs = a < wideMinAbs ? a : wideMinAbs;
+      wideMaxAbs = a > wideMaxAbs ? a : wideMaxAbs;
+    }
+  });
+  stats.lo = std::min<double>(lo, wideLo);
+  stats.hi = std::max<double>(hi, wideHi);
+  stats.minAbs = std::min<double>(minAbs, wideMinAbs);
+  stats.maxAbs = std::max<double>(maxAbs, wideMaxAbs);
+  return stats;
+}
+
 int64_t mlir::amp::getConstantByteSize(Attribute attr) {
   auto typed = dyn_cast_or_null<TypedAttr>(attr);
   if (!typed)

@@ -179,8 +179,9 @@ TEST(FP8ConversionTest, EveryEncodingRoundTrips) {
   for (FP8Format format : kFormats)
     for (unsigned b = 0; b < 256; ++b) {
       float value = convertFP8ToF32(b, format);
-      if (!std::isnan(value))
+      if (!std::isnan(value)) {
         EXPECT_EQ(convertF32ToFP8(value, format), b) << getName(format);
+      }
     }
 }
 

@@ -220,3 +220,79 @@ TEST_F(FloatConversionTest, ByteSizes) {
 }
 
 } // namespace
+
+namespace {
+/// forEachDenseFloat reads f16 and bf16 raw bytes; every one of the 65,536
+/// encodings must give APFloat's value (NaNs: a NaN).
+void expectReadsEveryEncoding(FloatType type) {
+  std::vector<APFloat> values;
+  for (uint32_t bits = 0; bits < 0x10000u; ++bits)
+    values.emplace_back(type.getFloatSemantics(), APInt(16, bits));
+  auto attr = DenseElementsAttr::get(
+      RankedTensorType::get({(int64_t)values.size()}, type), values);
+  size_t i = 0;
+  forEachDenseFloat(attr, [&](double got) {
+    ASSERT_LT(i, values.size());
+    double want = values[i].convertToDouble();
+    if (std::isnan(want))
+      EXPECT_TRUE(std::isnan(got)) << "encoding " << i;
+    else
+      EXPECT_EQ(llvm::bit_cast<uint64_t>(got), llvm::bit_cast<uint64_t>(want))
+          << "encoding " << i;
+    ++i;
+  });
+  EXPECT_EQ(i, values.size());
+}
+} // namespace
+
+TEST_F(FloatConversionTest, ReadsEveryF16Encoding) {
+  expectReadsEveryEncoding(b.getF16Type());
+}
+
+TEST_F(FloatConversionTest, ReadsEveryBF16Encoding) {
+  expectReadsEveryEncoding(b.getBF16Type());
+}
+
+TEST_F(FloatConversionTest, ReadsF32AndOtherTypes) {
+  std::vector<float> f32 = {1.5f, -0.0f, FLT_MAX, std::ldexp(1.0f, -149)};
+  auto attr = DenseElementsAttr::get(
+      RankedTensorType::get({4}, b.getF32Type()), ArrayRef<float>(f32));
+  std::vector<double> got;
+  forEachDenseFloat(attr, [&](double v) { got.push_back(v); });
+  ASSERT_EQ(got.size(), 4u);
+  for (size_t i = 0; i < 4; ++i)
+    EXPECT_EQ(got[i], static_cast<double>(f32[i]));
+  // f64 goes through APFloat.
+  std::vector<double> f64 = {0.1, -3.0};
+  auto wide = DenseElementsAttr::get(
+      RankedTensorType::get({2}, b.getF64Type()), ArrayRef<double>(f64));
+  got.clear();
+  forEachDenseFloat(wide, [&](double v) { got.push_back(v); });
+  EXPECT_EQ(got, f64);
+}
+
+TEST_F(FloatConversionTest, DenseStatsSkipNaNs) {
+  for (FloatType type : {FloatType(b.getF32Type()), FloatType(b.getF16Type()),
+                         FloatType(b.getBF16Type()), FloatType(b.getF64Type())}) {
+    std::vector<APFloat> values;
+    for (double v : {0.25, -3.0, double(NAN), 2.0, -0.125}) {
+      APFloat x(v);
+      bool losesInfo;
+      x.convert(type.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                &losesInfo);
+      values.push_back(x);
+    }
+    auto attr = DenseElementsAttr::get(RankedTensorType::get({5}, type),
+                                       ArrayRef<APFloat>(values));
+    DenseFloatStats stats = getDenseFloatStats(attr);
+    EXPECT_EQ(stats.lo, -3.0);
+    EXPECT_EQ(stats.hi, 2.0);
+    EXPECT_EQ(stats.minAbs, 0.125);
+    EXPECT_EQ(stats.maxAbs, 3.0);
+  }
+  auto splat = DenseElementsAttr::get(RankedTensorType::get({8}, b.getF16Type()),
+                                      APFloat(APFloat::IEEEhalf(), "-1.5"));
+  DenseFloatStats stats = getDenseFloatStats(splat);
+  EXPECT_EQ(stats.lo, -1.5);
+  EXPECT_EQ(stats.maxAbs, 1.5);
+}

@@ -32,7 +32,9 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <limits>
 #include <optional>
 
 namespace mlir {
@@ -150,6 +152,26 @@ TypedAttr convertFloatConstantToFP8(Attribute attr, FloatType target,
                                     std::optional<unsigned> axis = {},
                                     ArrayRef<int64_t> permutation = {},
                                     RangeSummary *summary = nullptr);
+
+/// Calls `fn` on each element of `dense` (float elements, not a splat) as a
+/// double, in order. f32, f16 and bf16 are decoded from the raw bytes (a
+/// weight has millions of elements; APFloat costs hundreds of instructions
+/// each); other float types go through APFloat.
+void forEachDenseFloat(DenseElementsAttr dense,
+                       llvm::function_ref<void(double)> fn);
+
+/// The extremes of the non-NaN elements of a dense float constant.
+struct DenseFloatStats {
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = -std::numeric_limits<double>::infinity();
+  double minAbs = std::numeric_limits<double>::infinity();
+  double maxAbs = 0;
+};
+/// The extremes of `dense` (float elements, splat or not), read as
+/// forEachDenseFloat reads them but in one tight loop: the range analysis
+/// and the magnitudes read every weight of a model on every run of the
+/// pass (amp-tune runs it once a trial).
+DenseFloatStats getDenseFloatStats(DenseElementsAttr dense);
 
 /// Number of bytes the payload of a constant attribute occupies (0 for
 /// attributes that are not element or scalar constants).
