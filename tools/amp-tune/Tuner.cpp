@@ -10,7 +10,10 @@
 #include "amp/Analysis/ObservedRanges.h"
 #include "amp/IR/AmpAttrs.h"
 #include "amp/IR/AmpDialect.h"
+#include "amp/IR/AmpInterfaces.h"
+#include "amp/Runner/Calibration.h"
 #include "amp/Runner/Probes.h"
+#include "amp/Utils/FloatConversion.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -49,22 +52,26 @@ std::vector<Operation *> mlir::amp::tune::listOps(ModuleOp module) {
 std::vector<Operation *> mlir::amp::tune::tagOps(ModuleOp module) {
   std::vector<Operation *> ops = listOps(module);
   MLIRContext *ctx = module.getContext();
+  // The tag is the metadata of a fused location around the op's own: the
+  // printed location (describeLocation, diagnostics) stays the op's, so
+  // that calibrated ranges (ranges=) still find their values.
   for (auto [index, op] : llvm::enumerate(ops))
-    op->setLoc(NameLoc::get(
-        StringAttr::get(ctx, (kTagPrefix + llvm::Twine(index)).str()),
-        op->getLoc()));
+    op->setLoc(FusedLoc::get(
+        ctx, {op->getLoc()},
+        StringAttr::get(ctx, (kTagPrefix + llvm::Twine(index)).str())));
   return ops;
 }
 
 static std::optional<unsigned> findTag(Location loc) {
-  if (auto name = dyn_cast<NameLoc>(loc)) {
-    StringRef text = name.getName().getValue();
-    unsigned tag;
-    if (text.consume_front(kTagPrefix) && !text.getAsInteger(10, tag))
-      return tag;
+  if (auto name = dyn_cast<NameLoc>(loc))
     return findTag(name.getChildLoc());
-  }
   if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    if (auto metadata = dyn_cast_or_null<StringAttr>(fused.getMetadata())) {
+      StringRef text = metadata.getValue();
+      unsigned tag;
+      if (text.consume_front(kTagPrefix) && !text.getAsInteger(10, tag))
+        return tag;
+    }
     for (Location inner : fused.getLocations())
       if (std::optional<unsigned> tag = findTag(inner))
         return tag;
@@ -105,6 +112,32 @@ mlir::amp::tune::findLowOps(ModuleOp converted,
   });
   llvm::sort(tags);
   return tags;
+}
+
+static bool isFP8(Type type) { return isFP8Type(getElementTypeOrSelf(type)); }
+
+std::vector<unsigned>
+mlir::amp::tune::findFP8Ops(ModuleOp converted,
+                            ArrayRef<Operation *> pristineOps) {
+  llvm::DenseSet<unsigned> seen;
+  std::vector<unsigned> tags;
+  forEachBodyOp(converted, [&](Operation *op) {
+    std::optional<unsigned> tag = getTag(op);
+    if (!tag || *tag >= pristineOps.size() ||
+        !llvm::any_of(op->getOperandTypes(), isFP8) ||
+        llvm::any_of(op->getResultTypes(), isFP8))
+      return;
+    if (seen.insert(*tag).second)
+      tags.push_back(*tag);
+  });
+  llvm::sort(tags);
+  return tags;
+}
+
+std::optional<int64_t> mlir::amp::tune::estimateMacs(Operation *op) {
+  if (MixedPrecisionOpInterface iface = getMixedPrecisionInterface(op))
+    return iface.estimateMacs();
+  return std::nullopt;
 }
 
 //===----------------------------------------------------------------------===//
@@ -198,22 +231,52 @@ Tuner::Tuner(ModuleOp prepared, const PreparedModel &model,
              llvm::raw_ostream &log, llvm::raw_ostream &errs)
     : prepared(prepared), model(model), pristineOps(pristineOps),
       config(config), log(log), errs(errs),
-      builder(prepared, model, config.trials, errs) {}
+      builder(prepared, model, config.trials, errs) {
+  for (auto [tag, op] : llvm::enumerate(pristineOps))
+    if (std::optional<int64_t> n = estimateMacs(op); n && *n > 0)
+      macs[tag] = *n;
+}
 
 Tuner::~Tuner() = default;
 
-std::vector<OpAnnotation>
-Tuner::keepInFP32(const llvm::DenseSet<unsigned> &keep) {
+std::vector<OpAnnotation> Tuner::annotate(const TagSet &red,
+                                          const TagSet &demoted) {
   MLIRContext *ctx = prepared.getContext();
-  auto name = StringAttr::get(ctx, AmpDialect::ColorAttrHelper::getNameStr());
-  auto red = ColorAttr::get(ctx, Color::red);
+  auto colorName =
+      StringAttr::get(ctx, AmpDialect::ColorAttrHelper::getNameStr());
+  auto precisionName =
+      StringAttr::get(ctx, AmpDialect::PrecisionAttrHelper::getNameStr());
+  auto redAttr = ColorAttr::get(ctx, Color::red);
   std::vector<OpAnnotation> annotations;
-  for (unsigned tag : keep)
-    annotations.push_back({tag, name, red});
+  for (unsigned tag : red)
+    annotations.push_back({tag, colorName, redAttr});
+  if (!demoted.empty()) {
+    auto lowAttr = PrecisionAttr::get(ctx, Float32Type::get(ctx), lowType,
+                                      lowType);
+    for (unsigned tag : demoted)
+      if (!red.contains(tag))
+        annotations.push_back({tag, precisionName, lowAttr});
+  }
   llvm::sort(annotations, [](const OpAnnotation &a, const OpAnnotation &b) {
     return a.tag < b.tag;
   });
   return annotations;
+}
+
+void Tuner::count(ModuleOp converted, Trial &trial) {
+  TagSet fp8;
+  for (unsigned tag : findFP8Ops(converted, pristineOps)) {
+    fp8.insert(tag);
+    trial.fp8Macs += macs.lookup(tag);
+  }
+  trial.fp8 = fp8.size();
+  trial.low = 0;
+  for (unsigned tag : findLowOps(converted, pristineOps)) {
+    if (fp8.contains(tag))
+      continue;
+    ++trial.low;
+    trial.lowMacs += macs.lookup(tag);
+  }
 }
 
 Trial Tuner::evaluate(ArrayRef<std::vector<HostTensor>> outputs) {
@@ -257,15 +320,16 @@ LogicalResult Tuner::checkReference() {
   return failure(degenerate);
 }
 
-FailureOr<Trial> Tuner::trial(const llvm::DenseSet<unsigned> &keep,
+FailureOr<Trial> Tuner::trial(const TagSet &red, const TagSet &demoted,
                               std::string what) {
   auto start = std::chrono::steady_clock::now();
   FailureOr<OwningOpRef<ModuleOp>> converted =
-      builder.convert(keepInFP32(keep), what);
+      builder.convert(annotate(red, demoted), what);
   if (failed(converted))
     return failure();
   double convertSeconds = secondsSince(start);
-  unsigned lowOps = findLowOps(**converted, pristineOps).size();
+  Trial counts;
+  count(**converted, counts);
   OwningOpRef<ModuleOp> rebuild;
   if (builder.checksRebuilds())
     rebuild = (*converted)->clone();
@@ -284,9 +348,13 @@ FailureOr<Trial> Tuner::trial(const llvm::DenseSet<unsigned> &keep,
           llvm::formatv("trial {0} ({1})", trials.size() + 1, what).str())))
     return failure();
   Trial result = evaluate(*outputs);
-  result.low = lowOps;
+  result.low = counts.low;
+  result.fp8 = counts.fp8;
+  result.fp8Macs = counts.fp8Macs;
+  result.lowMacs = counts.lowMacs;
   result.what = std::move(what);
-  result.kept = keep.size();
+  result.kept = red.size();
+  result.demoted = demoted.size();
   result.seconds = secondsSince(start);
   result.convertSeconds = convertSeconds;
   result.compileSeconds = compileSeconds;
@@ -299,16 +367,21 @@ FailureOr<Trial> Tuner::trial(const llvm::DenseSet<unsigned> &keep,
 void Tuner::report(const Trial &trial) {
   if (!config.progress)
     return;
-  log << llvm::formatv("amp-tune: trial {0,2}: {1,-36} {2,4} ops in 16 bits, "
-                       "rel_l2 {3,-9} {4} ({5:f1} s)\n",
-                       trials.size(), trial.what, trial.low,
+  std::string counts =
+      fp8Search ? llvm::formatv("{0,3} in FP8, {1,4} in 16 bits", trial.fp8,
+                                trial.low)
+                      .str()
+                : llvm::formatv("{0,4} ops in 16 bits", trial.low).str();
+  log << llvm::formatv("amp-tune: trial {0,2}: {1,-36} {2}, rel_l2 {3,-9} {4} "
+                       "({5:f1} s)\n",
+                       trials.size(), trial.what, counts,
                        formatMetric(trial.relL2),
                        trial.meets ? "meets" : "misses", trial.seconds);
   log.flush();
 }
 
-llvm::DenseSet<unsigned> Tuner::topK(ArrayRef<Candidate> ranked, unsigned k) {
-  llvm::DenseSet<unsigned> keep;
+Tuner::TagSet Tuner::topK(ArrayRef<Candidate> ranked, unsigned k) {
+  TagSet keep;
   for (const Candidate &c : ranked.take_front(k))
     keep.insert(c.tag);
   return keep;
@@ -316,12 +389,20 @@ llvm::DenseSet<unsigned> Tuner::topK(ArrayRef<Candidate> ranked, unsigned k) {
 
 LogicalResult Tuner::measureSensitivity(OwningOpRef<ModuleOp> converted,
                                         double convertSeconds,
-                                        std::vector<Candidate> &candidates) {
+                                        std::vector<Candidate> &candidates,
+                                        bool fp8, const TagSet &red,
+                                        const TagSet &demoted,
+                                        std::string what) {
   auto start = std::chrono::steady_clock::now();
+  Trial all;
+  count(*converted, all);
   // The probe points: every float ranked-tensor result of a candidate, in
-  // the reference (the prepared module) and in the converted module.
+  // the reference (the prepared module) and in the converted module. An
+  // FP8 contraction becomes narrowings, the contraction on FP8 operands
+  // and an epilogue, all with its location: its value is the epilogue's,
+  // the last of them with a float result of the original's shape.
   llvm::DenseMap<unsigned, Operation *> referenceOps, convertedOps;
-  llvm::DenseSet<unsigned> tags;
+  TagSet tags;
   for (const Candidate &c : candidates)
     tags.insert(c.tag);
   auto collect = [&](ModuleOp module,
@@ -333,9 +414,27 @@ LogicalResult Tuner::measureSensitivity(OwningOpRef<ModuleOp> converted,
         found[*tag] = op;
     });
   };
+  auto collectEpilogues = [&](ModuleOp module,
+                              llvm::DenseMap<unsigned, Operation *> &found) {
+    forEachBodyOp(module, [&](Operation *op) {
+      std::optional<unsigned> tag = getTag(op);
+      if (!tag || !tags.contains(*tag) || op->getNumResults() != 1 ||
+          pristineOps[*tag]->getNumResults() != 1)
+        return;
+      auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+      auto want =
+          dyn_cast<RankedTensorType>(pristineOps[*tag]->getResult(0).getType());
+      if (type && want && type.getShape() == want.getShape() &&
+          isFloatValueType(type) && !isFP8(type))
+        found[*tag] = op;
+    });
+  };
   OwningOpRef<ModuleOp> reference = prepared.clone();
   collect(*reference, referenceOps);
-  collect(*converted, convertedOps);
+  if (fp8)
+    collectEpilogues(*converted, convertedOps);
+  else
+    collect(*converted, convertedOps);
 
   std::vector<ProbePoint> referencePoints, convertedPoints;
   std::vector<unsigned> probeCandidate; // probe id -> index in candidates
@@ -402,8 +501,9 @@ LogicalResult Tuner::measureSensitivity(OwningOpRef<ModuleOp> converted,
     return failure();
   double compileSeconds = secondsSince(start);
 
-  // The reference's outputs are kept for the trials.
-  std::vector<std::vector<HostTensor>> convertedOutputs;
+  // The reference's outputs are kept for the trials (from the first run).
+  bool keepReference = this->reference.empty();
+  std::vector<std::vector<HostTensor>> referenceOutputs, convertedOutputs;
   for (size_t s = 0; s < model.samples.size(); ++s) {
     probes.start();
     RunRequest requests[] = {{(*functions)[0].get(), s},
@@ -412,16 +512,21 @@ LogicalResult Tuner::measureSensitivity(OwningOpRef<ModuleOp> converted,
     if (failed(outputs))
       return failure();
     probes.compare();
-    this->reference.push_back(std::move((*outputs)[0]));
+    referenceOutputs.push_back(std::move((*outputs)[0]));
     convertedOutputs.push_back(std::move((*outputs)[1]));
   }
   // (After the comparison: the rebuilt models' probes report too.)
   if (builder.checksRebuilds() &&
-      (failed(builder.checkRebuild(std::move(rebuilds[0]), this->reference,
-                                   "trial 1 (the FP32 model)")) ||
+      (failed(builder.checkRebuild(std::move(rebuilds[0]), referenceOutputs,
+                                   "the FP32 model (with probes)")) ||
        failed(builder.checkRebuild(std::move(rebuilds[1]), convertedOutputs,
-                                   "trial 1 (the converted model)"))))
+                                   "the converted model (with probes)"))))
     return failure();
+  if (keepReference) {
+    this->reference = std::move(referenceOutputs);
+    if (failed(checkReference()))
+      return failure();
+  }
 
   // Errors per candidate, then what each adds to the errors of the
   // candidates it reads.
@@ -443,50 +548,54 @@ LogicalResult Tuner::measureSensitivity(OwningOpRef<ModuleOp> converted,
           std::sqrt(std::max(0.0, c.error * c.error - inputError * inputError));
   }
 
-  Trial all = evaluate(convertedOutputs);
-  all.what = "every candidate in 16 bits";
-  all.low = candidates.size();
-  all.convertSeconds = convertSeconds;
-  all.compileSeconds = compileSeconds;
-  all.runSeconds = secondsSince(start) - compileSeconds;
-  all.seconds = convertSeconds + secondsSince(start);
-  trials.push_back(all);
-  report(all);
+  Trial evaluated = evaluate(convertedOutputs);
+  evaluated.what = std::move(what);
+  evaluated.kept = red.size();
+  evaluated.demoted = demoted.size();
+  evaluated.low = all.low;
+  evaluated.fp8 = all.fp8;
+  evaluated.fp8Macs = all.fp8Macs;
+  evaluated.lowMacs = all.lowMacs;
+  evaluated.convertSeconds = convertSeconds;
+  evaluated.compileSeconds = compileSeconds;
+  evaluated.runSeconds = secondsSince(start) - compileSeconds;
+  evaluated.seconds = convertSeconds + secondsSince(start);
+  trials.push_back(evaluated);
+  report(evaluated);
   return success();
 }
 
-FailureOr<TuneResult> Tuner::run() {
-  auto start = std::chrono::steady_clock::now();
-  TuneResult result;
-
-  if (failed(builder.initialize(getProbeSymbols())))
-    return failure();
-
-  // 1. The candidates: ops the unconstrained conversion runs in 16 bits.
-  auto convertStart = std::chrono::steady_clock::now();
-  FailureOr<OwningOpRef<ModuleOp>> converted = builder.convert({}, "the model");
-  double convertSeconds = secondsSince(convertStart);
-  if (failed(converted))
-    return failure();
-  for (unsigned tag : findLowOps(**converted, pristineOps)) {
+/// Candidates for the ops of `tags`, in tag order.
+static std::vector<Candidate> makeCandidates(ArrayRef<unsigned> tags,
+                                             ArrayRef<Operation *> ops) {
+  std::vector<Candidate> candidates;
+  for (unsigned tag : tags) {
     Candidate c;
     c.tag = tag;
-    c.name = pristineOps[tag]->getName().getStringRef().str();
-    c.location = describeLocation(pristineOps[tag]->getLoc());
-    result.candidates.push_back(std::move(c));
+    c.name = ops[tag]->getName().getStringRef().str();
+    c.location = describeLocation(ops[tag]->getLoc());
+    candidates.push_back(std::move(c));
   }
-  llvm::sort(result.candidates, [](const Candidate &a, const Candidate &b) {
-    return a.tag < b.tag;
-  });
+  return candidates;
+}
+
+LogicalResult Tuner::searchFP32(OwningOpRef<ModuleOp> converted,
+                                double convertSeconds, const TagSet &demoted,
+                                TuneResult &result) {
+  result.candidates =
+      makeCandidates(findLowOps(*converted, pristineOps), pristineOps);
   if (config.progress)
     log << "amp-tune: " << result.candidates.size()
-        << " ops run in 16 bits when nothing is kept in FP32\n";
+        << " ops run in 16 bits when nothing is kept in FP32"
+        << (demoted.empty() ? "" : " (and no contraction in FP8)") << "\n";
 
-  // 2. Sensitivity, with the reference's outputs; the FP32 model must
-  // meet the tolerance itself.
-  if (failed(measureSensitivity(std::move(*converted), convertSeconds,
-                                result.candidates)) ||
-      failed(checkReference()))
+  // Sensitivity, with the reference's outputs; the FP32 model must meet
+  // the tolerance itself.
+  if (failed(measureSensitivity(
+          std::move(converted), convertSeconds, result.candidates,
+          /*fp8=*/false, {}, demoted,
+          demoted.empty() ? "every candidate in 16 bits"
+                          : "no FP8; every candidate in 16 bits")))
     return failure();
   {
     Trial self = evaluate(reference);
@@ -507,18 +616,9 @@ FailureOr<TuneResult> Tuner::run() {
   unsigned n = result.candidates.size();
   auto finish = [&](unsigned kept) {
     result.kept = kept;
-    for (const Trial &t : trials)
-      if (t.meets && t.kept == kept) {
-        result.low = t.low;
-        result.chosen = t;
-      }
-    result.compilation = builder.getStatistics();
-    result.threads = builder.getNumThreads();
     for (const Candidate &c : ArrayRef(result.candidates).take_front(kept))
       result.keptTags.push_back(c.tag);
-    result.trials = trials;
-    result.seconds = secondsSince(start);
-    return result;
+    return success();
   };
   if (trials.back().meets || n == 0) {
     if (!trials.back().meets) {
@@ -529,15 +629,16 @@ FailureOr<TuneResult> Tuner::run() {
     return finish(0);
   }
 
-  // 3. Bisection over the ranking: `lo` kept misses, `hi` kept meets (all
-  // of them kept is checked when the search gets there).
+  // Bisection over the ranking: `lo` kept misses, `hi` kept meets (all of
+  // them kept is checked when the search gets there).
   unsigned lo = 0, hi = n;
   bool hiChecked = false;
+  std::string suffix = demoted.empty() ? "" : ", no FP8";
   while (hi - lo > 1) {
     unsigned mid = lo + (hi - lo) / 2;
-    FailureOr<Trial> t =
-        trial(topK(result.candidates, mid),
-              llvm::formatv("{0} most sensitive in FP32", mid).str());
+    FailureOr<Trial> t = trial(
+        topK(result.candidates, mid), demoted,
+        llvm::formatv("{0} most sensitive in FP32{1}", mid, suffix).str());
     if (failed(t))
       return failure();
     if (t->meets) {
@@ -548,8 +649,8 @@ FailureOr<TuneResult> Tuner::run() {
     }
   }
   if (!hiChecked) {
-    FailureOr<Trial> t =
-        trial(topK(result.candidates, n), "every candidate in FP32");
+    FailureOr<Trial> t = trial(topK(result.candidates, n), demoted,
+                               "every candidate in FP32" + suffix);
     if (failed(t))
       return failure();
     if (!t->meets) {
@@ -562,7 +663,7 @@ FailureOr<TuneResult> Tuner::run() {
     }
   }
 
-  // 4. Greedy: move kept ops back to 16 bits, least sensitive first.
+  // Greedy: move kept ops back to 16 bits, least sensitive first.
   std::vector<Candidate> keptOps(result.candidates.begin(),
                                  result.candidates.begin() + hi);
   std::vector<Candidate> released;
@@ -570,13 +671,15 @@ FailureOr<TuneResult> Tuner::run() {
   // Moving back the least sensitive alone gives the `lo` set, which missed:
   // start with the one before it.
   for (size_t i = keptOps.size() - 1; i-- > 0 && budget > 0; --budget) {
-    llvm::DenseSet<unsigned> keep;
+    TagSet keep;
     for (size_t j = 0; j < keptOps.size(); ++j)
       if (j != i)
         keep.insert(keptOps[j].tag);
-    FailureOr<Trial> t = trial(keep, llvm::formatv("{0} in FP32, {1} back",
-                                                   keep.size(), keptOps[i].name)
-                                         .str());
+    FailureOr<Trial> t = trial(keep, demoted,
+                               llvm::formatv("{0} in FP32, {1} back{2}",
+                                             keep.size(), keptOps[i].name,
+                                             suffix)
+                                   .str());
     if (failed(t))
       return failure();
     if (t->meets) {
@@ -595,6 +698,207 @@ FailureOr<TuneResult> Tuner::run() {
   llvm::append_range(ranked, rest);
   result.candidates = std::move(ranked);
   return finish(keptOps.size());
+}
+
+LogicalResult Tuner::searchFP8(const TagSet &red, bool measured,
+                               TuneResult &result) {
+  std::vector<Candidate> &ranked = result.fp8Candidates;
+  // Whether every contraction in FP8 (with `red` in FP32) meets: measured
+  // means it was the first run, which missed.
+  bool allMeet = false;
+  if (!measured) {
+    // The FP8 contractions with `red` in FP32, and their sensitivities.
+    auto start = std::chrono::steady_clock::now();
+    FailureOr<OwningOpRef<ModuleOp>> converted =
+        builder.convert(annotate(red), "the model with FP32 ops kept");
+    if (failed(converted))
+      return failure();
+    ranked = makeCandidates(findFP8Ops(**converted, pristineOps), pristineOps);
+    if (failed(measureSensitivity(
+            std::move(*converted), secondsSince(start), ranked, /*fp8=*/true,
+            red, {},
+            llvm::formatv("{0} in FP32, every contraction in FP8", red.size())
+                .str())))
+      return failure();
+    allMeet = trials.back().meets;
+  }
+  // Most error per multiply-add first: moving those to 16 bits buys the
+  // most accuracy for the fewest FP8 multiply-adds lost.
+  auto perMac = [&](const Candidate &c) {
+    return c.sensitivity / std::max<int64_t>(1, macs.lookup(c.tag));
+  };
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [&](const Candidate &a, const Candidate &b) {
+                     return perMac(a) > perMac(b);
+                   });
+  unsigned n = ranked.size();
+  if (n == 0 || allMeet)
+    return success();
+
+  // Bisection: `lo` moved misses (the run above), `hi` moved meets (every
+  // contraction in 16 bits with `red` in FP32: what the 16-bit search
+  // found).
+  unsigned lo = 0, hi = n;
+  while (hi - lo > 1) {
+    unsigned mid = lo + (hi - lo) / 2;
+    FailureOr<Trial> t =
+        trial(red, topK(ranked, mid),
+              llvm::formatv("{0} in FP32, {1} of {2} FP8 in 16 bits",
+                            red.size(), mid, n)
+                  .str());
+    if (failed(t))
+      return failure();
+    (t->meets ? hi : lo) = mid;
+  }
+
+  // Greedy: move the moved contractions back to FP8, largest first.
+  std::vector<Candidate> moved(ranked.begin(), ranked.begin() + hi);
+  llvm::stable_sort(moved, [&](const Candidate &a, const Candidate &b) {
+    return macs.lookup(a.tag) > macs.lookup(b.tag);
+  });
+  TagSet demoted = topK(ranked, hi);
+  unsigned budget = config.refineTrials;
+  for (const Candidate &c : moved) {
+    if (budget-- == 0)
+      break;
+    TagSet attempt = demoted;
+    attempt.erase(c.tag);
+    // (The `lo` set is known to miss.)
+    if (attempt == topK(ranked, lo))
+      continue;
+    FailureOr<Trial> t =
+        trial(red, attempt,
+              llvm::formatv("{0} in FP32, {1} in 16 bits, {2} back",
+                            red.size(), attempt.size(), c.location)
+                  .str());
+    if (failed(t))
+      return failure();
+    if (t->meets)
+      demoted = std::move(attempt);
+  }
+  for (const Candidate &c : ranked)
+    if (demoted.contains(c.tag))
+      result.demotedTags.push_back(c.tag);
+  // The ranking with the moved ones first.
+  std::stable_partition(ranked.begin(), ranked.end(), [&](const Candidate &c) {
+    return demoted.contains(c.tag);
+  });
+  return success();
+}
+
+LogicalResult Tuner::initialize() {
+  if (initialized)
+    return success();
+  initialized = true;
+  return builder.initialize(getProbeSymbols());
+}
+
+FailureOr<ObservedRanges> Tuner::calibrate() {
+  if (failed(initialize()))
+    return failure();
+  OwningOpRef<ModuleOp> instrumented = prepared.clone();
+  RangeRecorder recorder;
+  if (!recorder.instrument(*instrumented)) {
+    errs << "amp-tune: error: cannot instrument the model to record its "
+            "ranges\n";
+    return failure();
+  }
+  OwningOpRef<ModuleOp> modules[] = {std::move(instrumented)};
+  auto functions = builder.compile(modules, {"FP32 (recording ranges)"});
+  if (failed(functions))
+    return failure();
+  recorder.activate();
+  // One sample at a time: the recorder is not shared between threads.
+  for (size_t s = 0; s < model.samples.size(); ++s) {
+    RunRequest request{functions->front().get(), s};
+    if (failed(builder.run(request, "the FP32 model (recording ranges)")))
+      return failure();
+  }
+  return recorder.ranges();
+}
+
+FailureOr<TuneResult> Tuner::run() {
+  auto start = std::chrono::steady_clock::now();
+  TuneResult result;
+  for (auto [tag, n] : macs)
+    result.totalMacs += n;
+
+  if (failed(initialize()))
+    return failure();
+
+  auto finish = [&]() -> FailureOr<TuneResult> {
+    TagSet red(result.keptTags.begin(), result.keptTags.end());
+    TagSet demoted(result.demotedTags.begin(), result.demotedTags.end());
+    for (const Trial &t : trials)
+      if (t.meets && t.kept == red.size() && t.demoted == demoted.size()) {
+        result.low = t.low;
+        result.chosen = t;
+      }
+    result.compilation = builder.getStatistics();
+    result.threads = builder.getNumThreads();
+    result.trials = trials;
+    result.seconds = secondsSince(start);
+    return result;
+  };
+
+  // The unconstrained conversion: its FP8 contractions decide whether the
+  // search has two levels or three.
+  auto convertStart = std::chrono::steady_clock::now();
+  FailureOr<OwningOpRef<ModuleOp>> converted = builder.convert({}, "the model");
+  double convertSeconds = secondsSince(convertStart);
+  if (failed(converted))
+    return failure();
+  std::vector<unsigned> fp8Tags = findFP8Ops(**converted, pristineOps);
+  // The 16-bit type: bf16 if the conversion has any, else f16.
+  lowType = Float16Type::get(prepared.getContext());
+  forEachBodyOp(**converted, [&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (getElementTypeOrSelf(type).isBF16())
+        lowType = getElementTypeOrSelf(type);
+  });
+  result.lowType = lowType;
+  if (fp8Tags.empty()) {
+    if (failed(searchFP32(std::move(*converted), convertSeconds, {}, result)))
+      return failure();
+    return finish();
+  }
+
+  // Three levels. (a) Everything as the conversion has it, with probes on
+  // the FP8 contractions.
+  fp8Search = true;
+  forEachBodyOp(**converted, [&](Operation *op) {
+    for (Type type : op->getOperandTypes())
+      if (!result.fp8Type && isFP8(type))
+        result.fp8Type = getElementTypeOrSelf(type);
+  });
+  if (config.progress)
+    log << "amp-tune: " << fp8Tags.size()
+        << " contractions run in FP8 when nothing is kept in 16 bits or FP32; "
+           "the others in "
+        << lowType << "\n";
+  result.fp8Candidates = makeCandidates(fp8Tags, pristineOps);
+  if (failed(measureSensitivity(std::move(*converted), convertSeconds,
+                                result.fp8Candidates, /*fp8=*/true, {}, {},
+                                "every contraction in FP8")))
+    return failure();
+  if (trials.back().meets)
+    return finish();
+
+  // (b) FP32 against 16 bits, with no FP8.
+  TagSet allFP8(fp8Tags.begin(), fp8Tags.end());
+  convertStart = std::chrono::steady_clock::now();
+  converted = builder.convert(annotate({}, allFP8), "the model without FP8");
+  if (failed(converted) ||
+      failed(searchFP32(std::move(*converted), secondsSince(convertStart),
+                        allFP8, result)))
+    return failure();
+
+  // (c) FP8 against 16 bits, with (b)'s ops in FP32 (the sensitivities of
+  // (a) stand if (b) kept nothing).
+  TagSet red(result.keptTags.begin(), result.keptTags.end());
+  if (failed(searchFP8(red, /*measured=*/red.empty(), result)))
+    return failure();
+  return finish();
 }
 
 //===----------------------------------------------------------------------===//
@@ -624,7 +928,9 @@ llvm::json::Value mlir::amp::tune::toJson(const TuneResult &result,
         llvm::json::Object{{"trial", static_cast<int64_t>(i + 1)},
                            {"what", t.what},
                            {"kept_fp32", static_cast<int64_t>(t.kept)},
+                           {"moved_to_16bit", static_cast<int64_t>(t.demoted)},
                            {"ops_16bit", static_cast<int64_t>(t.low)},
+                           {"ops_fp8", static_cast<int64_t>(t.fp8)},
                            {"rel_l2", jsonNumber(t.relL2)},
                            {"meets", t.meets},
                            {"failures", std::move(failures)},
@@ -648,6 +954,40 @@ llvm::json::Value mlir::amp::tune::toJson(const TuneResult &result,
   std::optional<double> relL2;
   if (result.chosen)
     relL2 = result.chosen->relL2;
+  // Multiply-adds by precision, in the chosen trial's conversion.
+  int64_t fp8Macs = result.chosen ? result.chosen->fp8Macs : 0;
+  int64_t lowMacs = result.chosen ? result.chosen->lowMacs : 0;
+  int64_t fp32Macs = std::max<int64_t>(0, result.totalMacs - fp8Macs - lowMacs);
+  auto macShare = [&](int64_t n) -> llvm::json::Value {
+    if (result.totalMacs == 0 || !result.chosen)
+      return nullptr;
+    return static_cast<double>(n) / static_cast<double>(result.totalMacs);
+  };
+  std::string lowName = "16bit";
+  if (result.lowType)
+    llvm::raw_string_ostream(lowName = "") << result.lowType;
+  llvm::json::Object macsByPrecision{{"total", result.totalMacs},
+                                     {lowName, lowMacs},
+                                     {"f32", fp32Macs}};
+  llvm::json::Object sharesByPrecision{{lowName, macShare(lowMacs)},
+                                       {"f32", macShare(fp32Macs)}};
+  llvm::json::Array fp8Ops;
+  if (result.fp8Type) {
+    std::string fp8Name;
+    llvm::raw_string_ostream(fp8Name) << result.fp8Type;
+    macsByPrecision[fp8Name] = fp8Macs;
+    sharesByPrecision[fp8Name] = macShare(fp8Macs);
+    llvm::DenseSet<unsigned> moved(result.demotedTags.begin(),
+                                   result.demotedTags.end());
+    for (const Candidate &c : result.fp8Candidates)
+      fp8Ops.push_back(llvm::json::Object{
+          {"op", c.name},
+          {"loc", c.location},
+          {"index", static_cast<int64_t>(c.tag)},
+          {"error", jsonNumber(c.error)},
+          {"sensitivity", jsonNumber(c.sensitivity)},
+          {"moved_to_16bit", moved.contains(c.tag)}});
+  }
   const runner::KernelCacheStatistics &compilation = result.compilation;
   return llvm::json::Object{
       {"model", model},
@@ -664,6 +1004,10 @@ llvm::json::Value mlir::amp::tune::toJson(const TuneResult &result,
       {"kept_fp32", static_cast<int64_t>(result.kept)},
       {"ops_16bit", static_cast<int64_t>(result.low)},
       {"share_16bit", share},
+      {"macs", std::move(macsByPrecision)},
+      {"share_macs", std::move(sharesByPrecision)},
+      {"moved_to_16bit", static_cast<int64_t>(result.demotedTags.size())},
+      {"fp8_ops", std::move(fp8Ops)},
       {"seconds", result.seconds},
       {"trials", std::move(trials)},
       {"ops", std::move(candidates)}};

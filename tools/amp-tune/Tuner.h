@@ -25,6 +25,21 @@
 //     more ops are kept), then, within the trial budget, a greedy pass that
 //     tries to move each kept op back to 16 bits, least sensitive first.
 //
+// With an FP8 target (amp-mixed-precision{target-type=f8E4M3FN ...}) there
+// are three levels, and the search runs in two stages:
+//
+//  a. The unconstrained FP8 conversion, with probes on every contraction
+//     that runs in FP8 (the value its epilogue gives back): if it meets the
+//     tolerance, nothing is tuned.
+//  b. FP32 against 16 bits, as above, with every FP8 contraction moved to
+//     the 16-bit type (`amp.precision<compute = f16, ...>`): the ops that
+//     must stay in FP32 whatever the rest does.
+//  c. FP8 against 16 bits, with (b)'s ops kept in FP32: the FP8
+//     contractions are ranked by the error each adds per multiply-add it
+//     runs, the bisection finds the fewest to move to 16 bits, and the
+//     greedy pass tries to move the moved ones back to FP8, largest first
+//     (the aim is the largest share of multiply-adds in FP8).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef AMP_TOOLS_AMP_TUNE_TUNER_H
@@ -32,6 +47,7 @@
 
 #include "TrialBuilder.h"
 
+#include "amp/Analysis/ObservedRanges.h"
 #include "amp/Runner/Comparison.h"
 #include "amp/Runner/Tolerance.h"
 #include "amp/Runner/ToolSupport.h"
@@ -70,8 +86,12 @@ struct Candidate {
 /// One trial.
 struct Trial {
   std::string what;
-  unsigned kept = 0; // candidates annotated to stay in FP32
-  unsigned low = 0;  // candidates the conversion ran in 16 bits
+  unsigned kept = 0;    // candidates annotated to stay in FP32
+  unsigned demoted = 0; // FP8 contractions annotated to run in 16 bits
+  unsigned low = 0;     // candidates the conversion ran in 16 bits
+  unsigned fp8 = 0;     // contractions the conversion ran in FP8
+  /// Multiply-adds (estimated statically) of the ops in FP8 and in 16 bits.
+  int64_t fp8Macs = 0, lowMacs = 0;
   bool meets = false;
   /// The largest rel_l2 over the outputs, and the broken bounds.
   double relL2 = 0;
@@ -88,6 +108,14 @@ struct TuneResult {
   unsigned low = 0; // candidates in 16 bits in the tuned conversion
   std::vector<Trial> trials;
   SmallVector<unsigned> keptTags; // what was kept, by tag
+  /// With an FP8 target: the FP8 type, the 16-bit type, the contractions
+  /// that ran in FP8 with the ops above kept (by the error they add per
+  /// multiply-add, the moved ones first), and those moved to 16 bits.
+  Type fp8Type, lowType;
+  std::vector<Candidate> fp8Candidates;
+  SmallVector<unsigned> demotedTags;
+  /// Multiply-adds of the model's ops that have an estimate.
+  int64_t totalMacs = 0;
   double seconds = 0;
   /// The trial that kept what was kept and met the tolerance, if any.
   std::optional<Trial> chosen;
@@ -97,8 +125,8 @@ struct TuneResult {
 };
 
 /// Tags every op inside a function of `module` with its pre-order index (a
-/// NameLoc "amp-tune#<index>" around its location) and returns the ops in
-/// that order.
+/// fused location around its own, with metadata "amp-tune#<index>") and
+/// returns the ops in that order.
 std::vector<Operation *> tagOps(ModuleOp module);
 /// The ops of `module` in the order tagOps numbers them (for an untagged
 /// copy of the same module).
@@ -110,6 +138,12 @@ std::optional<unsigned> getTag(Operation *op);
 /// values mean nothing) and have the name of the op they are tagged after.
 std::vector<unsigned> findLowOps(ModuleOp converted,
                                  ArrayRef<Operation *> pristineOps);
+/// The tags of the ops of `converted` that compute in FP8 (an FP8 operand,
+/// no FP8 result: the contractions, not the narrowings before them).
+std::vector<unsigned> findFP8Ops(ModuleOp converted,
+                                 ArrayRef<Operation *> pristineOps);
+/// The multiply-adds an op performs, if its model estimates them.
+std::optional<int64_t> estimateMacs(Operation *op);
 
 /// The search over one prepared, tagged model.
 class Tuner {
@@ -118,6 +152,11 @@ public:
         ArrayRef<Operation *> pristineOps, const TunerConfig &config,
         llvm::raw_ostream &log, llvm::raw_ostream &errs);
   ~Tuner();
+
+  /// Records the ranges of the FP32 model's values on the samples (as
+  /// `amp-run --calibrate` does), for FP8 scales when the user has no
+  /// calibration of their own. Fails after an error message.
+  FailureOr<ObservedRanges> calibrate();
 
   /// Runs the whole search. Fails after an error message.
   FailureOr<TuneResult> run();
@@ -129,23 +168,44 @@ public:
   unsigned getNumThreads() const { return builder.getNumThreads(); }
 
 private:
-  /// The annotations of a trial that keeps `keep` in FP32.
-  std::vector<OpAnnotation> keepInFP32(const llvm::DenseSet<unsigned> &keep);
-  /// Runs a trial keeping `keep` in FP32 and records it.
-  FailureOr<Trial> trial(const llvm::DenseSet<unsigned> &keep,
+  using TagSet = llvm::DenseSet<unsigned>;
+  /// The annotations of a trial that keeps `red` in FP32 and moves the FP8
+  /// contractions `demoted` to 16 bits.
+  std::vector<OpAnnotation> annotate(const TagSet &red,
+                                     const TagSet &demoted = {});
+  /// Runs that trial and records it.
+  FailureOr<Trial> trial(const TagSet &red, const TagSet &demoted,
                          std::string what);
   /// Compares `outputs` (by sample) with the reference.
   Trial evaluate(ArrayRef<std::vector<runner::HostTensor>> outputs);
+  /// Counts what `converted` runs in FP8 and in 16 bits into `trial`.
+  void count(ModuleOp converted, Trial &trial);
   /// Fails, with an error for each, if an output's reference cannot show
   /// an error (runner::classifyReference): tuning against it would accept
   /// any conversion.
   LogicalResult checkReference();
-  /// Runs the FP32 and the unconstrained conversion (`converted`, which
-  /// took `convertSeconds`) with probes and ranks `candidates`.
+  /// Runs the FP32 model and `converted` (which took `convertSeconds`)
+  /// with probes on `candidates` (FP8 contractions with `fp8`: probed after
+  /// their epilogue) and ranks them; the first call keeps the FP32 outputs
+  /// as the reference. Records the run as a trial named `what`.
   LogicalResult measureSensitivity(OwningOpRef<ModuleOp> converted,
                                    double convertSeconds,
-                                   std::vector<Candidate> &candidates);
-  llvm::DenseSet<unsigned> topK(ArrayRef<Candidate> ranked, unsigned k);
+                                   std::vector<Candidate> &candidates,
+                                   bool fp8, const TagSet &red,
+                                   const TagSet &demoted, std::string what);
+  /// Stage (b) or the whole 16-bit search: the ops to keep in FP32 with
+  /// `demoted` in 16 bits, from `converted` (that conversion). Sets the
+  /// result's candidates and kept ops.
+  LogicalResult searchFP32(OwningOpRef<ModuleOp> converted,
+                           double convertSeconds, const TagSet &demoted,
+                           TuneResult &result);
+  /// Stage (c): the FP8 contractions to move to 16 bits, with `red` in
+  /// FP32; `ranked` holds their sensitivities if `measured`.
+  LogicalResult searchFP8(const TagSet &red, bool measured,
+                          TuneResult &result);
+  TagSet topK(ArrayRef<Candidate> ranked, unsigned k);
+  /// Sets up the builder on first use.
+  LogicalResult initialize();
   void report(const Trial &trial);
 
   ModuleOp prepared;
@@ -156,6 +216,11 @@ private:
   TrialBuilder builder;
   std::vector<std::vector<runner::HostTensor>> reference; // by sample
   std::vector<Trial> trials;
+  /// The 16-bit type FP8 contractions move to (the conversion's own).
+  Type lowType;
+  /// Multiply-adds by tag (ops with an estimate).
+  llvm::DenseMap<unsigned, int64_t> macs;
+  bool fp8Search = false, initialized = false;
 };
 
 /// The result as JSON (`amp-tune --json`); `inputs` is the entry's

@@ -35,7 +35,9 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -68,6 +70,27 @@ struct Options {
       llvm::cl::desc("The conversion the tuned model is meant for (e.g. "
                      "'amp-mixed-precision{target-type=bf16}')"),
       llvm::cl::init("amp-mixed-precision"), llvm::cl::cat(tuningCategory)};
+  llvm::cl::opt<std::string> precisions{
+      "precisions",
+      llvm::cl::desc("The precisions to choose among besides FP32, lowest "
+                     "first: f16 or bf16 (the default pipeline: f16), or an "
+                     "FP8 type and a 16-bit one, e.g. 'f8E4M3FN,f16': "
+                     "contractions in FP8, or in 16 bits where FP8 costs "
+                     "too much accuracy (builds --pipeline)"),
+      llvm::cl::value_desc("type,..."), llvm::cl::cat(tuningCategory)};
+  llvm::cl::opt<std::string> ranges{
+      "ranges",
+      llvm::cl::desc("Ranges calibrated on other data (amp-run "
+                     "--calibrate): the scales of FP8 activations; without "
+                     "it, an FP8 search records the ranges on its samples "
+                     "and writes them beside the tuned model"),
+      llvm::cl::value_desc("RANGES.json"), llvm::cl::cat(tuningCategory)};
+  llvm::cl::opt<std::string> rangesOut{
+      "ranges-out",
+      llvm::cl::desc("Where an FP8 search without --ranges writes the "
+                     "ranges it recorded (default: the -o file with "
+                     ".ranges.json for its extension)"),
+      llvm::cl::value_desc("file"), llvm::cl::cat(outputCategory)};
   llvm::cl::opt<unsigned> refineTrials{
       "refine-trials",
       llvm::cl::desc("Trials after the bisection that try to move kept ops "
@@ -110,6 +133,78 @@ struct Options {
                             llvm::cl::cat(outputCategory)};
 };
 
+/// What --precisions asks for.
+struct Precisions {
+  std::string fp8;        // f8E4M3FN, f8E5M2, or empty
+  std::string low = "f16"; // f16 or bf16
+};
+
+/// Parses --precisions; fails after an error message.
+FailureOr<Precisions> parsePrecisions(StringRef text, llvm::raw_ostream &errs) {
+  Precisions result;
+  bool sawLow = false;
+  SmallVector<StringRef> items;
+  text.split(items, ',', -1, /*KeepEmpty=*/false);
+  auto fail = [&](const llvm::Twine &message) {
+    errs << "amp-tune: error: --precisions: " << message << "\n";
+    return failure();
+  };
+  if (items.empty())
+    return fail("no precision given (e.g. --precisions=f8E4M3FN,f16)");
+  for (StringRef item : items) {
+    item = item.trim();
+    if (item == "f8E4M3FN" || item == "f8E5M2") {
+      if (!result.fp8.empty())
+        return fail("two FP8 types ('" + result.fp8 + "' and '" + item +
+                    "'): one at a time");
+      result.fp8 = item.str();
+    } else if (item == "f16" || item == "bf16") {
+      if (sawLow)
+        return fail("two 16-bit types ('" + result.low + "' and '" + item +
+                    "'): one at a time");
+      result.low = item.str();
+      sawLow = true;
+    } else if (item == "f32") {
+      return fail("f32 is always a choice; list the lower precisions only");
+    } else {
+      return fail("unknown precision '" + item +
+                  "' (expected f8E4M3FN, f8E5M2, f16 or bf16)");
+    }
+  }
+  if (!sawLow)
+    return fail("'" + result.fp8 +
+                "' needs a 16-bit type beside it, for the ops that have no "
+                "FP8 form or lose too much in it (e.g. --precisions=" +
+                result.fp8 + ",f16)");
+  return result;
+}
+
+/// The pipeline that --precisions and --ranges describe.
+std::string buildPipeline(const Precisions &precisions, StringRef ranges) {
+  SmallVector<std::string> options;
+  if (!precisions.fp8.empty()) {
+    options.push_back("target-type=" + precisions.fp8);
+    options.push_back("fallback-type=" + precisions.low);
+  } else if (precisions.low != "f16") {
+    options.push_back("target-type=" + precisions.low);
+  }
+  if (!ranges.empty())
+    options.push_back(("ranges=" + ranges).str());
+  if (options.empty())
+    return "amp-mixed-precision";
+  return "amp-mixed-precision{" + llvm::join(options, " ") + "}";
+}
+
+/// Where an FP8 search writes the ranges it recorded: --ranges-out, or the
+/// output file with .ranges.json for its extension.
+std::string getRangesOut(const Options &options) {
+  if (!options.rangesOut.empty())
+    return options.rangesOut;
+  StringRef out = options.outputFile;
+  StringRef stem = out.ends_with(".mlir") ? out.drop_back(5) : out;
+  return (stem + ".ranges.json").str();
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -141,6 +236,8 @@ int main(int argc, char **argv) {
       "> trials.json\n"
       "  amp-tune model.mlir --tolerance=rel_l2=1e-3 --report=tuned.html "
       "-o tuned.mlir\n"
+      "  amp-tune model.mlir --precisions=f8E4M3FN,f16 --tolerance=rel_l2=1e-2 "
+      "--ranges=calibrated.json -o tuned.mlir\n"
       "  amp-opt tuned.mlir --amp-mixed-precision   (the tuned model)\n"
       "\n"
       "Progress goes to standard error. Exit status: 0, or 2 on any error.\n");
@@ -159,6 +256,44 @@ int main(int argc, char **argv) {
     return kError;
   if (bounds->empty()) {
     errs << "amp-tune: error: --tolerance names no bound\n";
+    return kError;
+  }
+  // --precisions and --ranges build the pipeline.
+  Precisions precisions;
+  bool fp8Requested = false;
+  if (!options.precisions.empty() || !options.ranges.empty()) {
+    if (options.pipeline.getNumOccurrences()) {
+      errs << "amp-tune: error: --precisions and --ranges build the "
+              "pipeline: give either them or --pipeline (e.g. "
+              "--pipeline='amp-mixed-precision{target-type=f8E4M3FN "
+              "fallback-type=f16 ranges=r.json}')\n";
+      return kError;
+    }
+    if (!options.precisions.empty()) {
+      FailureOr<Precisions> parsed =
+          parsePrecisions(options.precisions, errs);
+      if (failed(parsed))
+        return kError;
+      precisions = *parsed;
+    }
+    fp8Requested = !precisions.fp8.empty();
+    if (!options.ranges.empty() && !llvm::sys::fs::exists(options.ranges)) {
+      errs << "amp-tune: error: --ranges: no file '" << options.ranges
+           << "' (write one with amp-run MODEL --calibrate=FILE)\n";
+      return kError;
+    }
+    if (fp8Requested && options.ranges.empty() &&
+        options.outputFile == "-" && options.rangesOut.empty()) {
+      errs << "amp-tune: error: without --ranges, an FP8 search records the "
+              "ranges of the samples and writes them beside the tuned "
+              "model: give -o FILE or --ranges-out=FILE (or --ranges from "
+              "amp-run --calibrate)\n";
+      return kError;
+    }
+    options.pipeline = buildPipeline(precisions, options.ranges);
+  } else if (!options.rangesOut.empty()) {
+    errs << "amp-tune: error: --ranges-out is where an FP8 search "
+            "(--precisions=f8E4M3FN,f16) writes the ranges it records\n";
     return kError;
   }
   if (options.json && options.outputFile == "-") {
@@ -229,6 +364,35 @@ int main(int argc, char **argv) {
         << (options.model.inputs.empty() ? " (random)" : " from files") << "\n";
 
   Tuner tuner(*original, *prepared, pristineOps, config, log, errs);
+  if (fp8Requested && options.ranges.empty()) {
+    // FP8 scales need ranges: those of the samples, written for the tuned
+    // model's own conversion.
+    FailureOr<ObservedRanges> observed = tuner.calibrate();
+    if (failed(observed))
+      return kError;
+    std::string rangesPath = getRangesOut(options);
+    auto rangesFile = openOutputFile(rangesPath, &errorMessage);
+    if (!rangesFile) {
+      errs << "amp-tune: error: " << errorMessage << "\n";
+      return kError;
+    }
+    rangesFile->os() << llvm::formatv(
+                            "{0:2}", observed->toJson(
+                                         options.model.inputFile,
+                                         static_cast<int64_t>(
+                                             prepared->samples.size())))
+                     << "\n";
+    rangesFile->keep();
+    config.trials.pipeline = options.pipeline =
+        buildPipeline(precisions, rangesPath);
+    if (config.progress)
+      log << "amp-tune: FP8 scales from the ranges of the "
+          << prepared->samples.size() << " sample"
+          << (prepared->samples.size() == 1 ? "" : "s") << ", written to "
+          << rangesPath
+          << " (calibrate on other data with amp-run --calibrate and pass "
+             "--ranges for a fair test)\n";
+  }
   FailureOr<TuneResult> result = tuner.run();
   if (failed(result))
     return kError;
@@ -238,6 +402,13 @@ int main(int argc, char **argv) {
   auto red = ColorAttr::get(&context, Color::red);
   for (unsigned tag : result->keptTags)
     helper.setAttr(pristineOps[tag], red);
+  if (!result->demotedTags.empty()) {
+    AmpDialect::PrecisionAttrHelper precisionHelper(&context);
+    auto low = PrecisionAttr::get(&context, Float32Type::get(&context),
+                                  result->lowType, result->lowType);
+    for (unsigned tag : result->demotedTags)
+      precisionHelper.setAttr(pristineOps[tag], low);
+  }
   auto out = openOutputFile(options.outputFile, &errorMessage);
   if (!out) {
     errs << "amp-tune: error: " << errorMessage << "\n";
@@ -251,16 +422,51 @@ int main(int argc, char **argv) {
   double share = n ? static_cast<double>(result->low) / n : 0.0;
   const Trial *chosen = result->chosen ? &*result->chosen : nullptr;
   if (config.progress) {
-    log << llvm::formatv(
-        "amp-tune: {0} ops kept in FP32; {1} of the {2} ops that can run in "
-        "16 bits do ({3:f1}%){4}; {5} trials in {6:f1} s\n",
-        result->kept, result->low, n, 100.0 * share,
-        chosen ? ", rel_l2 " + formatMetric(chosen->relL2) : std::string(),
-        result->trials.size(), result->seconds);
+    std::string relL2 =
+        chosen ? ", rel_l2 " + formatMetric(chosen->relL2) : std::string();
+    if (result->fp8Type)
+      log << llvm::formatv("amp-tune: {0} ops kept in FP32, {1} of {2} "
+                           "contractions in FP8{3}; {4} trials in {5:f1} s\n",
+                           result->kept, chosen ? chosen->fp8 : 0,
+                           result->fp8Candidates.size(), relL2,
+                           result->trials.size(), result->seconds);
+    else
+      log << llvm::formatv(
+          "amp-tune: {0} ops kept in FP32; {1} of the {2} ops that can run "
+          "in 16 bits do ({3:f1}%){4}; {5} trials in {6:f1} s\n",
+          result->kept, result->low, n, 100.0 * share, relL2,
+          result->trials.size(), result->seconds);
     for (const Candidate &c :
          ArrayRef(result->candidates).take_front(result->kept))
       log << llvm::formatv("  FP32: {0} at {1} (adds rel_l2 {2})\n", c.name,
                            c.location, formatMetric(c.sensitivity));
+    if (result->fp8Type) {
+      llvm::DenseSet<unsigned> moved(result->demotedTags.begin(),
+                                     result->demotedTags.end());
+      for (const Candidate &c : result->fp8Candidates)
+        if (moved.contains(c.tag))
+          log << llvm::formatv("  {0}: {1} at {2} (adds rel_l2 {3} in FP8)\n",
+                               result->lowType, c.name, c.location,
+                               formatMetric(c.sensitivity));
+    }
+    if (chosen && result->totalMacs > 0) {
+      auto pct = [&](int64_t n) {
+        return 100.0 * static_cast<double>(n) /
+               static_cast<double>(result->totalMacs);
+      };
+      int64_t fp32Macs = std::max<int64_t>(
+          0, result->totalMacs - chosen->fp8Macs - chosen->lowMacs);
+      std::string lowName = "16 bits";
+      if (result->lowType)
+        llvm::raw_string_ostream(lowName = "") << result->lowType;
+      log << "amp-tune: multiply-adds: ";
+      if (result->fp8Type)
+        log << llvm::formatv("{0:f1}% in {1}, ", pct(chosen->fp8Macs),
+                             result->fp8Type);
+      log << llvm::formatv("{0:f1}% in {1}, {2:f1}% in FP32 (of {3})\n",
+                           pct(chosen->lowMacs), lowName, pct(fp32Macs),
+                           result->totalMacs);
+    }
     const KernelCacheStatistics &compilation = result->compilation;
     log << llvm::formatv(
         "amp-tune: {0} kernels compiled ({1} run in parts on the threads), "
