@@ -5,7 +5,8 @@
 
 Nothing is downloaded: every model is built with weights=None and seeded
 random weights (torch's default initialization with torch.manual_seed(0);
-batch-norm statistics are randomized too, so that they matter). For each
+batch-norm statistics are randomized too, so that they matter, and weight
+matrices initialized to zero, ViT's head, get random values). For each
 model NAME it writes NAME.onnx, NAME.input.npy (a seeded random input) and
 NAME.torch.npy (torch's FP32 output on that input), for
 bench/onnx/run_torchvision.py to compare with amp-run's. The ONNX files are build
@@ -102,12 +103,22 @@ def randomize_batch_norm(model, gen):
             m.running_var.copy_(torch.rand(n, generator=gen) * 0.5 + 0.75)
 
 
+def randomize_zero_weights(model, gen):
+    """Weight matrices that the default initialization leaves all zero
+    (ViT's classification head) get seeded N(0, 0.02) values: with them, the
+    output is a constant and no comparison can show an error."""
+    for p in model.parameters():
+        if p.dim() >= 2 and not bool(p.any()):
+            p.copy_(torch.randn(p.shape, generator=gen) * 0.02)
+
+
 def export(name, out, opset):
     torch.manual_seed(0)
     gen = torch.Generator().manual_seed(1)
     model = build(name).eval()
     with torch.no_grad():
         randomize_batch_norm(model, gen)
+        randomize_zero_weights(model, gen)
         shape = MODELS[name][1]
         if name == "bert_encoder":
             x = torch.randint(0, 1000, shape, generator=gen)

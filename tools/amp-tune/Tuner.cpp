@@ -232,9 +232,28 @@ Tuner::Tuner(ModuleOp prepared, const PreparedModel &model,
     : prepared(prepared), model(model), pristineOps(pristineOps),
       config(config), log(log), errs(errs),
       builder(prepared, model, config.trials, errs) {
-  for (auto [tag, op] : llvm::enumerate(pristineOps))
-    if (std::optional<int64_t> n = estimateMacs(op); n && *n > 0)
-      macs[tag] = *n;
+  // Multiply-adds of the ops the entry runs: its own and those of the
+  // functions it calls (not, say, a @main that calls it with test data).
+  SmallVector<func::FuncOp> work;
+  llvm::DenseSet<Operation *> seen;
+  if (auto entry = prepared.lookupSymbol<func::FuncOp>(model.entryName))
+    work.push_back(entry);
+  while (!work.empty()) {
+    func::FuncOp function = work.pop_back_val();
+    if (!seen.insert(function).second)
+      continue;
+    function.walk([&](Operation *op) {
+      if (auto call = dyn_cast<func::CallOp>(op))
+        if (auto callee = prepared.lookupSymbol<func::FuncOp>(call.getCallee()))
+          work.push_back(callee);
+      std::optional<unsigned> tag = getTag(op);
+      if (!tag || *tag >= pristineOps.size())
+        return;
+      if (std::optional<int64_t> n = estimateMacs(pristineOps[*tag]);
+          n && *n > 0)
+        macs[*tag] = *n;
+    });
+  }
 }
 
 Tuner::~Tuner() = default;
