@@ -244,6 +244,16 @@ function renderTune(model, select) {
   h += row("candidates", String(tune.candidates || ops.length), true);
   h += row("kept in FP32", String(tune.kept_fp32 || 0), true);
   h += row("in 16 bits", String(tune.ops_16bit || 0), true);
+  if (tune.fp8_ops && tune.fp8_ops.length) {
+    const moved = tune.fp8_ops.filter(function (t) { return t.moved_to_16bit; }).length;
+    h += row("contractions in FP8", String(tune.fp8_ops.length - moved) + " of " + String(tune.fp8_ops.length), true);
+  }
+  if (tune.share_macs && tune.macs && tune.macs.total) {
+    const parts = Object.keys(tune.share_macs).filter(function (k) { return tune.share_macs[k] !== null; }).map(function (k) {
+      return escapeHtml(k) + " " + (100 * tune.share_macs[k]).toFixed(1) + "%";
+    });
+    h += row("multiply-adds", parts.join(", "));
+  }
   if (tune.result_rel_l2 !== undefined) h += row("rel_l2 of the result", formatNumber(tune.result_rel_l2), true);
   h += "</table>";
   const finite = ops.filter(function (t) { return t.sensitivity !== null && t.sensitivity > 0; }).map(function (t) { return t.sensitivity; });
