@@ -782,8 +782,9 @@ LogicalResult Tuner::searchFP8(const TagSet &red, bool measured,
       break;
     TagSet attempt = demoted;
     attempt.erase(c.tag);
-    // (The `lo` set is known to miss.)
-    if (attempt == topK(ranked, lo))
+    // (The `lo` set is known to miss, and so is nothing moved: the first
+    // run.)
+    if (attempt.empty() || attempt == topK(ranked, lo))
       continue;
     FailureOr<Trial> t =
         trial(red, attempt,
