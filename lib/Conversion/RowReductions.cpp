@@ -795,10 +795,12 @@ struct RowKernel {
           mapInputs(mi, loops, mapping, /*withOutputs=*/false);
           clonePayload(m, loops, mapping);
           // The combiners (not cloned) take the thread's partial value.
+          // A contribution defined outside the payload (a constant the
+          // input folded into: min over a fill) is used as it is.
           SmallVector<Value> next;
           for (auto [k, r] : llvm::enumerate(m.reduced))
             next.push_back(combine(b, loc, r.combiner, acc[k],
-                                   mapping.lookup(r.contribution)));
+                                   mapping.lookupOrDefault(r.contribution)));
           return next;
         });
     SmallVector<Value> rowLoops = loopValues(m, rowCoordsPadded());
