@@ -647,6 +647,12 @@ bool Parser::parseFunction(bool isEntry) {
   return true;
 }
 
+/// The most registers one kernel may declare. The emulator keeps each
+/// warp's registers in one array (8 bytes x 32 lanes each): 65,536 of them
+/// are 16 MiB a warp. amp's kernels declare a few thousand; a declaration
+/// such as `.reg .b32 %r<100000000>;` is refused instead of allocated.
+constexpr uint64_t kMaxRegisters = 65536;
+
 bool Parser::parseRegDecl(Kernel &k) {
   next(); // .reg
   Type type = Type::None;
@@ -667,6 +673,11 @@ bool Parser::parseRegDecl(Kernel &k) {
       uint64_t count;
       if (!parseUnsigned(count) || !expect('>'))
         return false;
+      if (count > kMaxRegisters - k.numRegisters)
+        return fail("too many registers: " + name + "<" +
+                    std::to_string(count) + "> makes more than " +
+                    std::to_string(kMaxRegisters) +
+                    " in the kernel, the emulator's limit");
       for (uint64_t i = 0; i < count; ++i) {
         std::string r = name + std::to_string(i);
         scopes[currentScope].registers[r] =
@@ -675,6 +686,10 @@ bool Parser::parseRegDecl(Kernel &k) {
         k.registerTypes.push_back(type);
       }
     } else {
+      if (k.numRegisters >= kMaxRegisters)
+        return fail("too many registers: more than " +
+                    std::to_string(kMaxRegisters) +
+                    " in the kernel, the emulator's limit");
       scopes[currentScope].registers[name] =
           static_cast<int32_t>(k.numRegisters++);
       k.registers.push_back(name);

@@ -66,7 +66,7 @@ fi
 
 run_libfuzzer amp-parse-fuzzer "$work/parse-corpus" "$work/seeds"
 run_libfuzzer amp-graph-fuzzer "$work/graph-corpus"
-run_libfuzzer amp-ptx-fuzzer "$work/ptx-corpus" "$work/ptx-seeds"
+run_libfuzzer amp-ptx-fuzzer "$work/ptx-corpus" "$work/ptx-seeds" "$src/fuzz/regressions/ptx"
 [ $fuzzers -eq 5 ] && run_libfuzzer amp-onnx-fuzzer "$work/onnx-corpus" "$work/onnx-seeds"
 
 # The standalone generator from where the last campaign stopped.

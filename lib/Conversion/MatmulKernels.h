@@ -142,6 +142,10 @@ OperandSource matchOperandSource(Value operand, Operation *matmul,
 /// After the kernel is built: erases the producers it evaluated whose
 /// buffers nothing reads any more.
 void finishOperandSource(RewriterBase &rewriter, const OperandSource &source);
+/// The same for the operands of one kernel, each producer once (two
+/// operands may have evaluated the same producer).
+void finishOperandSources(RewriterBase &rewriter,
+                          ArrayRef<const OperandSource *> sources);
 
 /// Stores an epilogue has computed but not emitted yet (to put the
 /// computations of several elements before their stores: FP8 results are

@@ -565,6 +565,5 @@ void mlir::amp::detail::finishMatmul(RewriterBase &rewriter,
   rewriter.eraseOp(op);
   if (mm.epilogue)
     finishEpilogue(rewriter, *mm.epilogue, c);
-  finishOperandSource(rewriter, mm.aSrc);
-  finishOperandSource(rewriter, mm.bSrc);
+  finishOperandSources(rewriter, {&mm.aSrc, &mm.bSrc});
 }

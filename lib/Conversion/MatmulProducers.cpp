@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -331,9 +332,22 @@ Value OperandSource::load(OpBuilder &b, Location loc,
 
 void mlir::amp::detail::finishOperandSource(RewriterBase &rewriter,
                                             const OperandSource &source) {
+  finishOperandSources(rewriter, {&source});
+}
+
+void mlir::amp::detail::finishOperandSources(
+    RewriterBase &rewriter, ArrayRef<const OperandSource *> sources) {
+  // Each producer once: the operands of one kernel may have evaluated the
+  // same one (A and B computed by one generic), and the first erasure
+  // would leave the second a dangling op.
+  llvm::SetVector<Operation *> producers;
+  for (const OperandSource *source : sources)
+    for (linalg::GenericOp producer : source->evaluated)
+      producers.insert(producer.getOperation());
   // Erase the evaluated producers whose buffers nothing reads any more,
   // outermost first (which may leave the inner ones unread).
-  for (linalg::GenericOp producer : source.evaluated) {
+  for (Operation *op : producers) {
+    auto producer = cast<linalg::GenericOp>(op);
     Value out = producer.getDpsInits()[0];
     Value root = reshapeRoot(out);
     if (!root)
