@@ -78,6 +78,56 @@ public:
   Device device;
 };
 
+/// "%f0, %f1, ..." for `count` registers (a wgmma accumulator).
+inline std::string floatRegisterList(int count) {
+  std::string regs;
+  for (int i = 0; i < count; ++i)
+    regs += (i ? ", %f" : "%f") + std::to_string(i);
+  return regs;
+}
+
+/// Stores of %f0 ... %f<count-1> to [%rd5 + 4 i].
+inline std::string floatRegisterStores(int count) {
+  std::string stores;
+  for (int i = 0; i < count; ++i)
+    stores += "  st.global.f32 [%rd5+" + std::to_string(i * 4) + "], %f" +
+              std::to_string(i) + ";\n";
+  return stores;
+}
+
+/// The start of a one-warpgroup wgmma test kernel: the entry (img, bytes,
+/// da, db, out), `count` accumulator registers, the copy of the operand
+/// image (`imageBytes`) from global to shared memory by 16 bytes a thread,
+/// the descriptors in %rd9 (da) and %rd10 (db), and %p2 = false.
+inline std::string wgmmaKernelPrologue(int count, size_t imageBytes) {
+  return R"(
+.visible .entry k(.param .u64 img, .param .u64 bytes, .param .u64 da, .param .u64 db, .param .u64 out)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<16>;
+  .reg .f32 %f<)" + std::to_string(count) + R"(>;
+  .shared .align 1024 .b8 sm[)" + std::to_string(imageBytes) + R"(];
+  mov.u32 %r1, %tid.x;
+  ld.param.u64 %rd1, [img];
+  ld.param.u64 %rd2, [bytes];
+  mul.wide.u32 %rd3, %r1, 16;
+  mov.u64 %rd6, sm;
+COPY:
+  add.s64 %rd7, %rd1, %rd3;
+  ld.global.v4.b32 {%r2, %r3, %r4, %r5}, [%rd7];
+  add.s64 %rd8, %rd6, %rd3;
+  st.shared.v4.b32 [%rd8], {%r2, %r3, %r4, %r5};
+  add.s64 %rd3, %rd3, 2048;
+  setp.lt.u64 %p1, %rd3, %rd2;
+  @%p1 bra COPY;
+  bar.sync 0;
+  ld.param.u64 %rd9, [da];
+  ld.param.u64 %rd10, [db];
+  setp.ne.b32 %p2, 0, 0;
+)";
+}
+
 inline uint16_t f16(float x) { return toHalf(x); }
 
 /// The 128-byte swizzle of the PTX ISA (and of TMA's SWIZZLE_128B):

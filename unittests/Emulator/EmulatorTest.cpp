@@ -506,40 +506,10 @@ void runWgmma(Emulator *t, bool transB) {
       uint32_t off = bBase + canonical128(transB, c, k, lbo, sbo);
       std::memcpy(&image[swizzle128(off)], &h, 2);
     }
-  std::string regs;
   int count = n / 2;
-  for (int i = 0; i < count; ++i)
-    regs += (i ? ", %f" : "%f") + std::to_string(i);
-  std::string stores;
-  for (int i = 0; i < count; ++i)
-    stores += "  st.global.f32 [%rd5+" + std::to_string(i * 4) + "], %f" +
-              std::to_string(i) + ";\n";
-  auto m = t->load(R"(
-.visible .entry k(.param .u64 img, .param .u64 bytes, .param .u64 da, .param .u64 db, .param .u64 out)
-{
-  .reg .pred %p<4>;
-  .reg .b32 %r<8>;
-  .reg .b64 %rd<16>;
-  .reg .f32 %f<)" + std::to_string(count) + R"(>;
-  .shared .align 1024 .b8 sm[)" + std::to_string(image.size()) + R"(];
-  mov.u32 %r1, %tid.x;
-  ld.param.u64 %rd1, [img];
-  ld.param.u64 %rd2, [bytes];
-  mul.wide.u32 %rd3, %r1, 16;
-  mov.u64 %rd6, sm;
-COPY:
-  add.s64 %rd7, %rd1, %rd3;
-  ld.global.v4.b32 {%r2, %r3, %r4, %r5}, [%rd7];
-  add.s64 %rd8, %rd6, %rd3;
-  st.shared.v4.b32 [%rd8], {%r2, %r3, %r4, %r5};
-  add.s64 %rd3, %rd3, 2048;
-  setp.lt.u64 %p1, %rd3, %rd2;
-  @%p1 bra COPY;
-  bar.sync 0;
-  ld.param.u64 %rd9, [da];
-  ld.param.u64 %rd10, [db];
-  setp.ne.b32 %p2, 0, 0;
-  wgmma.fence.sync.aligned;
+  std::string regs = floatRegisterList(count);
+  std::string stores = floatRegisterStores(count);
+  auto m = t->load(wgmmaKernelPrologue(count, image.size()) + R"(  wgmma.fence.sync.aligned;
   wgmma.mma_async.sync.aligned.m64n)" + std::to_string(n) +
                    R"(k16.f32.f16.f16 {)" + regs + R"(}, %rd9, %rd10, %p2, 1, 1, 0, )" +
                    (transB ? "1" : "0") + R"(;

@@ -342,44 +342,12 @@ void runWgmmaFp8(Emulator *t, bool aE5m2, bool bE5m2) {
     }
   std::string types =
       std::string(aE5m2 ? "e5m2" : "e4m3") + "." + (bE5m2 ? "e5m2" : "e4m3");
-  std::string regs;
   int count = n / 2;
-  for (int i = 0; i < count; ++i)
-    regs += (i ? ", %f" : "%f") + std::to_string(i);
-  std::string stores;
-  for (int i = 0; i < count; ++i)
-    stores += "  st.global.f32 [%rd5+" + std::to_string(i * 4) + "], %f" +
-              std::to_string(i) + ";\n";
+  std::string regs = floatRegisterList(count);
+  std::string stores = floatRegisterStores(count);
   std::string wgmma = "  wgmma.mma_async.sync.aligned.m64n16k32.f32." + types +
                       " {" + regs + "}, ";
-  auto m = t->load(R"(
-.visible .entry k(.param .u64 img, .param .u64 bytes, .param .u64 da, .param .u64 db, .param .u64 out)
-{
-  .reg .pred %p<4>;
-  .reg .b32 %r<8>;
-  .reg .b64 %rd<16>;
-  .reg .f32 %f<)" + std::to_string(count) +
-                   R"(>;
-  .shared .align 1024 .b8 sm[)" +
-                   std::to_string(image.size()) + R"(];
-  mov.u32 %r1, %tid.x;
-  ld.param.u64 %rd1, [img];
-  ld.param.u64 %rd2, [bytes];
-  mul.wide.u32 %rd3, %r1, 16;
-  mov.u64 %rd6, sm;
-COPY:
-  add.s64 %rd7, %rd1, %rd3;
-  ld.global.v4.b32 {%r2, %r3, %r4, %r5}, [%rd7];
-  add.s64 %rd8, %rd6, %rd3;
-  st.shared.v4.b32 [%rd8], {%r2, %r3, %r4, %r5};
-  add.s64 %rd3, %rd3, 2048;
-  setp.lt.u64 %p1, %rd3, %rd2;
-  @%p1 bra COPY;
-  bar.sync 0;
-  ld.param.u64 %rd9, [da];
-  ld.param.u64 %rd10, [db];
-  setp.ne.b32 %p2, 0, 0;
-  setp.eq.b32 %p3, 0, 0;
+  auto m = t->load(wgmmaKernelPrologue(count, image.size()) + R"(  setp.eq.b32 %p3, 0, 0;
   wgmma.fence.sync.aligned;
 )" + wgmma + R"(%rd9, %rd10, %p2, 1, 1;
   add.s64 %rd9, %rd9, 2;
