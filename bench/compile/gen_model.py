@@ -13,11 +13,18 @@ one function, the worst case: no parallelism across functions):
                linalg.batch_matmul, softmax (exp/sum/div generics), the
                attention output, a GELU-like FFN (tanh), residual adds.
 
+The shapes of shapes.py (mlp-shared, shared-value, chain, fanout, funcs,
+nested) write whole modules of their own.
+
 Usage: gen_model.py --family mlp --ops 100000 -o model.mlir
 """
 
 import argparse
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from shapes import SHAPES  # noqa: E402
 
 ID = [0]
 
@@ -28,9 +35,10 @@ def fresh(prefix="v"):
 
 
 class Writer:
-    def __init__(self, out):
+    def __init__(self, out, target=0):
         self.out = out
         self.ops = 0
+        self.target = target
 
     def op(self, text):
         self.out.write("    " + text + "\n")
@@ -234,16 +242,20 @@ def transformer(w, x, n):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--family", choices=["mlp", "conv", "transformer"],
-                        required=True)
+    parser.add_argument("--family", required=True,
+                        choices=["mlp", "conv", "transformer", *SHAPES])
     parser.add_argument("--ops", type=int, required=True,
                         help="approximate number of operations")
     parser.add_argument("--dim", type=int, default=16)
     parser.add_argument("-o", "--output", default="-")
     args = parser.parse_args()
     out = sys.stdout if args.output == "-" else open(args.output, "w")
-    w = Writer(out)
+    w = Writer(out, args.ops)
     n = args.dim
+    if args.family in SHAPES:
+        SHAPES[args.family](w, n)
+        sys.stderr.write(f"{args.family}: {w.ops} ops\n")
+        return
     if args.family == "conv":
         arg_t = f"tensor<1x8x8x{n}xf32>"
     else:

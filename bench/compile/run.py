@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
 """Compile time and memory of --amp-mixed-precision at scale.
 
-For each model family (gen_model.py: mlp, conv, transformer) and each size,
-writes the model once, then runs amp-compile-bench (tools/amp-compile-bench)
-in separate processes:
+For each model family (gen_model.py: mlp, conv, transformer, and the shapes
+of shapes.py: mlp-shared, shared-value, chain, fanout, funcs, nested) and
+each size, writes the model once, then runs amp-compile-bench
+(tools/amp-compile-bench) in separate processes:
 
   parse    parse + verify alone;
-  pass     parse + verify + amp-mixed-precision + verify;
+  print    parse + verify + print (to /dev/null): pass/print is the pass
+           against parse+print, the yardstick of issue 43;
+  pass     parse + verify + amp-mixed-precision + verify, on the module as
+           `amp-opt --amp-mixed-precision` runs it;
+  plan, fp8 (with --variants) the same with --amp-plan-precision, and with
+           target-type=f8E4M3FN;
   canonicalize, cse
            the same with upstream's --canonicalize / --cse instead, the
            baselines the pass's cost is compared with (pass/canon).
@@ -23,7 +29,8 @@ parsing alone.
 
 Usage:
   bench/compile/run.py --build build [--sizes 1000,10000,100000,1000000]
-                       [--families mlp,conv,transformer] [--repeat 3]
+                       [--families mlp,conv,transformer,mlp-shared,...]
+                       [--variants plan,fp8] [--repeat 3]
                        [--work /tmp/amp-compile] [--markdown table.md]
 """
 
@@ -35,13 +42,19 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PIPELINE = "builtin.module(func.func(amp-mixed-precision))"
+PIPELINE = "builtin.module(amp-mixed-precision)"
+# The pass's other forms (--variants).
+VARIANTS = {
+    "plan": "builtin.module(amp-plan-precision)",
+    "fp8": "builtin.module(amp-mixed-precision{target-type=f8E4M3FN})",
+}
 # Upstream passes on the same module, as baselines (one run, same process
 # layout: parse, verify, pass, verify).
 BASELINES = {
-    "canonicalize": "builtin.module(func.func(canonicalize))",
-    "cse": "builtin.module(func.func(cse))",
+    "canonicalize": "builtin.module(canonicalize)",
+    "cse": "builtin.module(cse)",
 }
+PRINT = "--print"
 
 
 def generate(family, ops, path):
@@ -54,9 +67,20 @@ def generate(family, ops, path):
 
 
 def run_once(tool, model, pipeline):
-    cmd = [tool, model] + (["--pipeline=" + pipeline] if pipeline else [])
+    if pipeline == PRINT:
+        cmd = [tool, model, PRINT]
+    else:
+        cmd = [tool, model] + (["--pipeline=" + pipeline] if pipeline else [])
     out = subprocess.run(cmd, check=True, capture_output=True, text=True)
     return json.loads(out.stdout)
+
+
+def phase_time(result, pipeline):
+    """The CPU seconds of the measured phase: the pipeline's, parse+print's,
+    or the parse's."""
+    if pipeline == PRINT:
+        return result["parse_cpu_s"] + result["print_cpu_s"]
+    return result["pass_cpu_s"] if pipeline else result["parse_cpu_s"]
 
 
 def measure(tool, model, columns, repeat):
@@ -71,7 +95,7 @@ def measure(tool, model, columns, repeat):
         times = {}
         for name, pipeline in columns.items():
             result = run_once(tool, model, pipeline)
-            key = result["pass_cpu_s"] if pipeline else result["parse_cpu_s"]
+            key = phase_time(result, pipeline)
             times[name] = key
             if name not in best or key < best[name][0]:
                 best[name] = (key, result)
@@ -82,11 +106,43 @@ def measure(tool, model, columns, repeat):
     return {name: entry[1] for name, entry in best.items()}, rounds
 
 
+def summarize(family, form, best, rounds):
+    """One row of the table: the pass's form `form` against the baselines."""
+    parse, full = best["parse"], best[form]
+    ops = parse["ops"]
+    parse_s = parse["parse_cpu_s"]
+    print_s = best["print"]["parse_cpu_s"] + best["print"]["print_cpu_s"]
+    pass_s = full["pass_cpu_s"]
+    canon_s = best["canonicalize"]["pass_cpu_s"]
+    # The pass against canonicalize within each round (run one after the
+    # other): the median and the range over the rounds.
+    paired = [r[form] / max(r["canonicalize"], 1e-9) for r in rounds]
+    row = {
+        "family": family, "variant": form, "ops": ops,
+        "ops_after": full["ops_after"], "parse_s": parse_s,
+        "print_s": print_s, "pass_s": pass_s, "canonicalize_s": canon_s,
+        "cse_s": best["cse"]["pass_cpu_s"],
+        "verify_after_s": full["verify_after_cpu_s"],
+        "ratio": pass_s / parse_s, "print_ratio": pass_s / print_s,
+        "canon_ratio": pass_s / max(canon_s, 1e-9),
+        "pass_us_per_op": pass_s / ops * 1e6,
+        "rss_parse_mb": parse["peak_rss_kb"] / 1024,
+        "rss_pass_mb": full["peak_rss_kb"] / 1024,
+        "paired_median": statistics.median(paired),
+        "paired_min": min(paired), "paired_max": max(paired),
+        "rounds": rounds,
+    }
+    row["rss_ratio"] = row["rss_pass_mb"] / row["rss_parse_mb"]
+    return row
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build", default="build")
     parser.add_argument("--sizes", default="1000,10000,100000,1000000")
     parser.add_argument("--families", default="mlp,conv,transformer")
+    parser.add_argument("--variants", default="",
+                        help="also time these forms of the pass: plan, fp8")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs per measurement below 1M ops")
     parser.add_argument("--repeat-large", type=int, default=1,
@@ -98,9 +154,10 @@ def main():
 
     tool = os.path.join(args.build, "bin", "amp-compile-bench")
     os.makedirs(args.work, exist_ok=True)
-    header = ("| family | ops | parse s | pass s | canonicalize s | cse s | "
-              "pass/canon | paired pass/canon | pass/parse | parse µs/op | "
-              "pass µs/op | verify after s | RSS parse MB | RSS pass MB | "
+    variants = [v for v in args.variants.split(",") if v]
+    header = ("| family | variant | ops | parse s | parse+print s | pass s | "
+              "canonicalize s | cse s | pass/(parse+print) | pass/canon | "
+              "paired pass/canon | pass µs/op | RSS parse MB | RSS pass MB | "
               "RSS ratio |")
     lines = [header, "|" + "---|" * (header.count("|") - 1)]
     print("\n".join(lines), flush=True)
@@ -110,43 +167,21 @@ def main():
             model = os.path.join(args.work, f"{family}-{size}.mlir")
             generate(family, size, model)
             repeat = args.repeat if size < 1000000 else args.repeat_large
-            columns = {"parse": None, "pass": PIPELINE, **BASELINES}
+            forms = {"pass": PIPELINE, **{v: VARIANTS[v] for v in variants}}
+            columns = {"parse": None, "print": PRINT, **forms, **BASELINES}
             best, rounds = measure(tool, model, columns, repeat)
-            parse, full = best["parse"], best["pass"]
-            base = {name: best[name] for name in BASELINES}
-            # The pass against canonicalize within each round (run one
-            # after the other): the median and the range over the rounds.
-            paired = [r["pass"] / max(r["canonicalize"], 1e-9) for r in rounds]
-            ops = parse["ops"]
-            parse_s = parse["parse_cpu_s"]
-            pass_s = full["pass_cpu_s"]
-            row = {
-                "family": family, "ops": ops, "ops_after": full["ops_after"],
-                "parse_s": parse_s, "pass_s": pass_s,
-                "canonicalize_s": base["canonicalize"]["pass_cpu_s"],
-                "cse_s": base["cse"]["pass_cpu_s"],
-                "verify_after_s": full["verify_after_cpu_s"],
-                "ratio": pass_s / parse_s,
-                "parse_us_per_op": parse_s / ops * 1e6,
-                "pass_us_per_op": pass_s / ops * 1e6,
-                "rss_parse_mb": parse["peak_rss_kb"] / 1024,
-                "rss_pass_mb": full["peak_rss_kb"] / 1024,
-            }
-            row["rss_ratio"] = row["rss_pass_mb"] / row["rss_parse_mb"]
-            row["canon_ratio"] = pass_s / max(row["canonicalize_s"], 1e-9)
-            row["paired_median"] = statistics.median(paired)
-            row["paired_min"], row["paired_max"] = min(paired), max(paired)
-            row["rounds"] = rounds
-            rows.append(row)
-            line = ("| {family} | {ops} | {parse_s:.3f} | {pass_s:.3f} | "
-                    "{canonicalize_s:.3f} | {cse_s:.3f} | {canon_ratio:.2f} | "
-                    "{paired_median:.2f} ({paired_min:.2f}-{paired_max:.2f}) | "
-                    "{ratio:.2f} | {parse_us_per_op:.2f} | "
-                    "{pass_us_per_op:.2f} | {verify_after_s:.3f} | "
-                    "{rss_parse_mb:.0f} | {rss_pass_mb:.0f} | "
-                    "{rss_ratio:.2f} |").format(**row)
-            lines.append(line)
-            print(line, flush=True)
+            for form in forms:
+                row = summarize(family, form, best, rounds)
+                rows.append(row)
+                line = ("| {family} | {variant} | {ops} | {parse_s:.3f} | "
+                        "{print_s:.3f} | {pass_s:.3f} | {canonicalize_s:.3f} | "
+                        "{cse_s:.3f} | {print_ratio:.2f} | {canon_ratio:.2f} | "
+                        "{paired_median:.2f} ({paired_min:.2f}-"
+                        "{paired_max:.2f}) | {pass_us_per_op:.2f} | "
+                        "{rss_parse_mb:.0f} | {rss_pass_mb:.0f} | "
+                        "{rss_ratio:.2f} |").format(**row)
+                lines.append(line)
+                print(line, flush=True)
             if size >= 1000000:
                 os.remove(model)  # ~100 MB each
     with open(os.path.join(args.work, "results.json"), "w") as f:

@@ -1145,23 +1145,48 @@ void PrecisionPlan::minBytesCut() {
   // depend on how the ops around it happen to be grouped (a second run,
   // which sees the first run's casts, groups them differently).
   const SmallVector<bool> isFreeAtStart = isFree;
+  // (A value read by many ops, a scalar constant that every layer reads, is
+  // scanned once, not once per reader: its answer is remembered.)
+  constexpr unsigned kRememberedUsers = 8;
+  DenseMap<Value, bool> shrunkLater;
   auto isShrunkLater = [&](Value value, size_t near) {
     double large = options.largeGrowth;
     if (large <= 0 || !isConvertible(value))
       return false;
-    std::optional<double> growth;
-    for (Operation *user : value.getUsers()) {
-      std::optional<unsigned> j = findIndex(user, near);
-      if (!j || !isFreeAtStart[*j])
-        continue;
-      if (!growth)
-        growth = magnitudes.lookup(value).growth;
-      if (*growth < large)
-        return false;
-      if (magnitudes.getResultGrowth(user) * large <= *growth)
-        return true;
-    }
-    return false;
+    bool remember = value.hasNUsesOrMore(kRememberedUsers + 1);
+    if (remember)
+      if (auto it = shrunkLater.find(value); it != shrunkLater.end())
+        return it->second;
+    auto scan = [&] {
+      std::optional<double> growth;
+      for (Operation *user : value.getUsers()) {
+        std::optional<unsigned> j = findIndex(user, near);
+        if (!j || !isFreeAtStart[*j])
+          continue;
+        if (!growth)
+          growth = magnitudes.lookup(value).growth;
+        if (*growth < large)
+          return false;
+        if (magnitudes.getResultGrowth(user) * large <= *growth)
+          return true;
+      }
+      return false;
+    };
+    bool shrunk = scan();
+    if (remember)
+      shrunkLater[value] = shrunk;
+    return shrunk;
+  };
+  // Whether a fixed op reads `value` in the target type (as the tables below
+  // count it: a kLow consumer), for values made anew for each reader.
+  DenseMap<Value, bool> readLowByFixed;
+  auto hasFixedLowReader = [&](Value value, size_t near) {
+    auto [it, inserted] = readLowByFixed.try_emplace(value, false);
+    if (inserted)
+      it->second = llvm::any_of(value.getUses(), [&](OpOperand &use) {
+        return isFixedLowRead(use, near);
+      });
+    return it->second;
   };
   for (size_t i = 0; i < ops.size(); ++i) {
     if (!isFree[i])
@@ -1177,6 +1202,13 @@ void PrecisionPlan::minBytesCut() {
       int producer = producerOf(input, i);
       alone = producer == kLow || producer == kAny;
       touchesLow |= producer == kLow || isGreenOutput(input, i);
+      // A value made anew for each reader (a constant, an init tensor)
+      // joins no group: its other readers do not matter, but one that reads
+      // it low makes it low for this op too (as the tables count it).
+      if (producer == kAny) {
+        touchesLow |= hasFixedLowReader(input, i);
+        continue;
+      }
       for (OpOperand &use : input.getUses()) {
         if (use.getOwner() == op)
           continue;
@@ -1211,13 +1243,25 @@ void PrecisionPlan::minBytesCut() {
   struct ValueUses {
     Value value;
     int producer;
+    /// The free ops that read it, each once.
     SmallVector<int, 2> consumers;
+    /// Fixed ops (or returns) read it in the target type / in FP32.
+    bool readLow = false, readHigh = false;
+    /// Its consumers join one group. A value made anew for each reader (a
+    /// constant, an init tensor, a widened low value) costs nothing to
+    /// give any reader in either type and joins none (a scalar constant
+    /// that every layer reads would otherwise make the whole function one
+    /// group), unless the growth rule penalizes it.
+    bool joins = true;
   };
   std::vector<ValueUses> uses;
   DenseMap<Value, unsigned> useOf;
   auto addValue = [&](Value value, size_t near) {
-    if (useOf.try_emplace(value, uses.size()).second)
-      uses.push_back({value, producerOf(value, near), {}});
+    if (!useOf.try_emplace(value, uses.size()).second)
+      return;
+    int producer = producerOf(value, near);
+    uses.push_back({value, producer, {}});
+    uses.back().joins = producer != kAny || isShrunkLater(value, near);
   };
   size_t bound = 0;
   for (auto [i, free] : llvm::enumerate(isFree))
@@ -1234,13 +1278,20 @@ void PrecisionPlan::minBytesCut() {
       if (isConvertible(result))
         addValue(result, i);
   }
+  // (Readers come in program order, each once: a free op that reads a
+  // value twice adds it twice in a row.)
   auto addUse = [&](Value value, int consumer) {
     auto it = useOf.find(value);
     if (it == useOf.end())
       return;
-    SmallVector<int, 2> &consumers = uses[it->second].consumers;
-    if (!llvm::is_contained(consumers, consumer))
-      consumers.push_back(consumer);
+    ValueUses &use = uses[it->second];
+    if (consumer >= 0) {
+      if (use.consumers.empty() || use.consumers.back() != consumer)
+        use.consumers.push_back(consumer);
+    } else {
+      use.readLow |= consumer == kLow;
+      use.readHigh |= consumer == kHigh;
+    }
   };
   bool lowReturns = !options.keepIOTypes && isPublicFunction(root);
   for (const Reader &entry : readers) {
@@ -1278,22 +1329,16 @@ void PrecisionPlan::minBytesCut() {
   };
   // A member of the group a value belongs to, or -1.
   auto memberOf = [](const ValueUses &use) {
-    int member = use.producer;
-    for (int consumer : use.consumers)
-      if (member < 0)
-        member = consumer;
-    return member;
+    if (use.producer >= 0)
+      return use.producer;
+    return use.consumers.empty() ? -1 : use.consumers.front();
   };
   for (const ValueUses &use : uses) {
-    int first = use.producer >= 0 ? use.producer : -1;
-    for (int consumer : use.consumers) {
-      if (consumer < 0)
-        continue;
-      if (first < 0)
-        first = consumer;
-      else
-        parent[leaderOf(consumer)] = leaderOf(first);
-    }
+    int first = memberOf(use);
+    if (!use.joins || first < 0)
+      continue;
+    for (int consumer : use.consumers)
+      parent[leaderOf(consumer)] = leaderOf(first);
   }
 
   // Bytes: an op in FP32 moves 4 bytes per element it reads or writes, in
@@ -1310,6 +1355,14 @@ void PrecisionPlan::minBytesCut() {
     if (free)
       membersByLeader.push_back({leaderOf(i), static_cast<unsigned>(i)});
   for (auto [u, use] : llvm::enumerate(uses)) {
+    // A value that joins nothing has no edges; read low by a fixed op, it
+    // is low for each of its free readers.
+    if (!use.joins) {
+      for (int consumer : use.consumers)
+        anchored[leaderOf(consumer)] =
+            anchored[leaderOf(consumer)] || use.readLow;
+      continue;
+    }
     int member = memberOf(use);
     if (member < 0)
       continue;
@@ -1317,7 +1370,7 @@ void PrecisionPlan::minBytesCut() {
     valuesByLeader.push_back({leader, static_cast<unsigned>(u)});
     if (!anchored[leader] &&
         (use.producer == kLow || isGreenOutput(use.value, member) ||
-         llvm::is_contained(use.consumers, static_cast<int>(kLow))))
+         use.readLow))
       anchored[leader] = true;
   }
   // Leaders are op indices: a counting sort, stable and linear.
@@ -1384,8 +1437,6 @@ void PrecisionPlan::minBytesCut() {
       const ValueUses &use = uses[u];
       std::optional<double> growth;
       for (int consumer : use.consumers) {
-        if (consumer < 0)
-          continue;
         if (!growth)
           growth = magnitudes.lookup(use.value).growth;
         if (*growth < large)
@@ -1402,8 +1453,7 @@ void PrecisionPlan::minBytesCut() {
     // member runs low. Most groups of a network are of this kind.
     bool touchesHigh = llvm::any_of(values, [&](const auto &entry) {
       const ValueUses &use = uses[entry.second];
-      return use.producer == kHigh ||
-             llvm::is_contained(use.consumers, static_cast<int>(kHigh));
+      return use.producer == kHigh || use.readHigh;
     });
     if (!touchesHigh && penalized.empty()) {
       for (auto [_, member] : group)
@@ -1440,8 +1490,11 @@ void PrecisionPlan::minBytesCut() {
       int64_t castBytes = 6 * getNumElements(use.value);
       SmallVector<unsigned, 2> consumers;
       for (int consumer : use.consumers)
-        if (std::optional<unsigned> node = toNode(consumer))
-          consumers.push_back(*node);
+        consumers.push_back(nodeOf[consumer]);
+      if (use.readLow)
+        consumers.push_back(MinCutGraph::kSink);
+      if (use.readHigh)
+        consumers.push_back(MinCutGraph::kSource);
       // One cast down, shared by every consumer in the target type: paid
       // when the producer is in FP32 and some consumer is low.
       if (*producer != MinCutGraph::kSink &&
@@ -1471,8 +1524,7 @@ void PrecisionPlan::minBytesCut() {
       if (use.producer >= 0)
         graph.addEdge(penalty, nodeOf[use.producer], MinCutGraph::kInfinite);
       for (int consumer : use.consumers)
-        if (consumer >= 0)
-          graph.addEdge(penalty, nodeOf[consumer], MinCutGraph::kInfinite);
+        graph.addEdge(penalty, nodeOf[consumer], MinCutGraph::kInfinite);
     }
     graph.solve();
     for (auto [_, member] : group)
@@ -1487,10 +1539,11 @@ void PrecisionPlan::minBytesCut() {
         auto it = useOf.find(r);
         if (it == useOf.end())
           return false;
-        return llvm::any_of(uses[it->second].consumers, [&](int c) {
-          return c == kLow || (c >= 0 && infos[c].decision.lowPrecision &&
-                               graph.isOnSinkSide(nodeOf[c]));
-        });
+        const ValueUses &use = uses[it->second];
+        return use.readLow || llvm::any_of(use.consumers, [&](int c) {
+                 return infos[c].decision.lowPrecision &&
+                        graph.isOnSinkSide(nodeOf[c]);
+               });
       });
       if (!narrowedAfter)
         continue;

@@ -20,6 +20,7 @@
 #include "ReportFile.h"
 #include "amp/Analysis/ObservedRanges.h"
 #include "amp/Report/HtmlReport.h"
+#include "amp/Transforms/ConstantPayloads.h"
 #include "amp/Transforms/MixedPrecision.h"
 #include "amp/Utils/CastUtils.h"
 #include "amp/Utils/ConversionMemo.h"
@@ -66,7 +67,7 @@ struct MixedPrecisionPassCommon : public BaseT<Derived> {
   using Base = BaseT<Derived>;
   using Base::Base;
   using Base::accumulateType, Base::clampConstants, Base::fallbackType,
-      Base::fp8MinMacs, Base::grayOps, Base::grayStrategy, Base::greenOps,
+      Base::foldConstantPayloads, Base::fp8MinMacs, Base::grayOps, Base::grayStrategy, Base::greenOps,
       Base::keepIOTypes, Base::largeGrowth, Base::minMacs, Base::outputType,
       Base::overflowType, Base::policy, Base::rangeAnalysis, Base::rangeMargin,
       Base::ranges, Base::redOps, Base::remarks, Base::report, Base::skipLayers,
@@ -86,6 +87,12 @@ protected:
                             MixedPrecisionOptions &options) const;
   /// The functions nested in `root` (not `root` itself), in pre-order.
   static SmallVector<Operation *> collectFunctions(Operation *root);
+  /// With fold-constant-payloads: evaluates the constant parts of the
+  /// payloads of `func` (ConstantPayloads.h), before anything looks at its
+  /// ops. Returns the number of values evaluated.
+  unsigned foldPayloads(Operation *func) const {
+    return foldConstantPayloads ? amp::foldConstantPayloads(func).values : 0;
+  }
 
   MixedPrecisionOptions resolved;
   /// The policy given with `policy=`, if any.
@@ -596,6 +603,7 @@ void AmpMixedPrecisionPass::runOnOperation() {
           << "keep-io-types=false changes signatures only when "
              "amp-mixed-precision runs on a module (call sites must change "
              "too): the signature of this function is kept";
+    numFoldedPayloadValues += foldPayloads(root);
     MixedPrecisionOptions options = optionsFor(root);
     options.keepIOTypes = true;
     attachObservedRanges(root, options);
@@ -613,6 +621,7 @@ void AmpMixedPrecisionPass::runOnOperation() {
   SmallVector<MixedPrecisionOptions, 0> options;
   options.reserve(functions.size());
   for (Operation *func : functions) {
+    numFoldedPayloadValues += foldPayloads(func);
     options.push_back(optionsFor(func));
     attachObservedRanges(func, options.back());
     // The rounds to a fixed point are taken here, over the whole module (a
@@ -749,6 +758,7 @@ void AmpPlanPrecisionPass::runOnOperation() {
   SmallVector<MixedPrecisionOptions, 0> options;
   options.reserve(functions.size());
   for (Operation *func : functions) {
+    foldPayloads(func);
     options.push_back(optionsFor(func));
     options.back().recordDecisions = false;
     options.back().countConstantBytes = false;

@@ -8,12 +8,14 @@
 // The measuring tool of bench/compile/: parses (and verifies) a module, then
 // optionally runs a pass pipeline and verifies again, and prints one JSON
 // line with the number of ops, the time of each phase and the peak resident
-// memory of the process. Nothing is printed back, so that neither time nor
+// memory of the process. Nothing is printed back unless --print asks (to
+// /dev/null, timed on its own), so that neither the pass's time nor its
 // memory includes the printer. Run it once per configuration: the peak
 // memory is that of the whole process.
 //
 //   amp-compile-bench model.mlir                      # parse + verify
 //   amp-compile-bench model.mlir --pipeline='builtin.module(amp-mixed-precision)'
+//   amp-compile-bench model.mlir --print              # parse + verify + print
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,6 +70,12 @@ static llvm::cl::opt<std::string> perfControl(
     llvm::cl::cat(benchCategory), llvm::cl::desc("A FIFO that `perf record --delay=-1 --control=fifo:FIFO` "
                    "reads: profiling is enabled for the pipeline's run only"),
     llvm::cl::init(""));
+static llvm::cl::opt<bool> printOut(
+    "print", llvm::cl::cat(benchCategory),
+    llvm::cl::desc("Print the module to /dev/null after parsing (and after "
+                   "the pipeline, if any), timed as print_s: the baseline "
+                   "parse+print of bench/compile"),
+    llvm::cl::init(false));
 static llvm::cl::opt<bool>
     threads("use-threads", llvm::cl::cat(benchCategory), llvm::cl::desc("Let MLIR use its thread pool"),
             llvm::cl::init(false));
@@ -170,6 +178,21 @@ int main(int argc, char **argv) {
     module->walk([&](Operation *) { ++opsAfter; });
   }
 
+  double printWall = 0, printCpu = 0;
+  if (printOut) {
+    std::error_code error;
+    llvm::raw_fd_ostream null("/dev/null", error);
+    if (error) {
+      llvm::errs() << "error: cannot open /dev/null: " << error.message()
+                   << "\n";
+      return 1;
+    }
+    timed(printWall, printCpu, [&] {
+      module->print(null);
+      null.flush();
+      return 0;
+    });
+  }
   if (dump)
     module->print(llvm::errs());
   struct rusage usage;
@@ -182,6 +205,8 @@ int main(int argc, char **argv) {
                << ", \"pass_cpu_s\": " << f(passCpu)
                << ", \"verify_after_s\": " << f(verifyWall)
                << ", \"verify_after_cpu_s\": " << f(verifyCpu)
+               << ", \"print_s\": " << f(printWall)
+               << ", \"print_cpu_s\": " << f(printCpu)
                << ", \"peak_rss_kb\": " << usage.ru_maxrss << "}\n";
   return 0;
 }

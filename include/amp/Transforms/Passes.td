@@ -89,6 +89,13 @@ defvar AmpMixedPrecisionOptions = [
            "49) is narrowed after the op that brings it back down (a "
            "division by 49, a normalization) rather than before, where that "
            "costs at most 12 more bytes per element; 0 turns the rule off">,
+    Option<"foldConstantPayloads", "fold-constant-payloads", "bool",
+           /*default=*/"true",
+           "Evaluate ahead of time the parts of linalg.generic payloads "
+           "that read only constants and loop indices (an inference batch "
+           "norm's rsqrt(var + eps) * gamma), as "
+           "--amp-fold-constant-payloads does, so that what is left is an "
+           "ordinary gray op">,
     Option<"clampConstants", "clamp-constants", "bool", /*default=*/"false",
            "Clamp constants that do not fit the target type to its finite "
            "range instead of keeping their consumers in FP32">,
@@ -184,6 +191,8 @@ def AmpMixedPrecisionPass : Pass<"amp-mixed-precision"> {
     Statistic<"numFoldedConstants", "folded-constants",
               "Constants folded into the target type">,
     Statistic<"numFP8", "fp8-ops", "Contractions converted to FP8">,
+    Statistic<"numFoldedPayloadValues", "folded-payload-values",
+              "Payload values on constants evaluated ahead of time">,
   ];
   let dependentDialects = [
     "::mlir::amp::AmpDialect",
@@ -202,7 +211,9 @@ def AmpPlanPrecisionPass : Pass<"amp-plan-precision"> {
     out: an op that would run in 16 bits gets
     `amp.precision = #amp.precision<compute = ..., accumulate = ...,
     output = ...>`, an op that would stay in FP32 gets
-    `amp.color = #amp.color<red>`. Nothing else changes. The result can be
+    `amp.color = #amp.color<red>`. Nothing else changes, but for the
+    constant parts of payloads, evaluated as the one-shot pass evaluates
+    them (`fold-constant-payloads`). The result can be
     read, edited (change one annotation to change one op) and converted by
     `--amp-apply-precision`; the two together give what
     `--amp-mixed-precision` gives. See docs/annotations.md.
@@ -245,6 +256,66 @@ def AmpApplyPrecisionPass : Pass<"amp-apply-precision"> {
     "::mlir::tensor::TensorDialect",
     "::mlir::tosa::TosaDialect",
   ];
+}
+
+def AmpFoldConstantPayloadsPass : Pass<"amp-fold-constant-payloads"> {
+  let summary = "Evaluate the parts of linalg.generic payloads that read only "
+                "constants and loop indices";
+  let description = [{
+    A value of a `linalg.generic` payload that reads only constant inputs
+    (dense constants read through projected permutations), scalar constants
+    and `linalg.index` is the same on every run: it is evaluated once, here,
+    with the rounding of its own type (FP32 values as FP32 computes them),
+    into a scalar constant in the payload when it does not vary, or a new
+    constant input indexed by the loops it varies with. Splat inputs become
+    scalars, and inputs nothing reads any more are dropped. Products by
+    several constants are regrouped first (`(x * a) * b` into
+    `x * (a * b)`) so that the constant factors form one value; sums are
+    never reassociated (`x * s + (beta - mean * s)` cancels when the mean is
+    large against the deviation). Ops with dynamic shapes are left alone.
+
+    `--amp-mixed-precision` and `--amp-plan-precision` do this first
+    (`fold-constant-payloads`, on by default): an inference batch norm as
+    torch-mlir writes it is one generic whose `rsqrt` reads only the
+    variance, which made the whole op red; afterwards the op is
+    `(x - mean) * scale + beta`, gray, and follows the convolution before it.
+
+    ```mlir
+    // amp-opt --amp-fold-constant-payloads
+    %bn = linalg.generic {indexing_maps = [#map, #c, #c, #c, #c, #map], ...}
+        ins(%x, %gamma, %beta, %mean, %var : ...) outs(%x : ...) {
+    ^bb0(%in: f32, %g: f32, %b: f32, %m: f32, %v: f32, %out: f32):
+      %0 = arith.addf %v, %eps : f32
+      %1 = math.rsqrt %0 : f32
+      %2 = arith.subf %in, %m : f32
+      %3 = arith.mulf %2, %1 : f32
+      %4 = arith.mulf %3, %g : f32
+      %5 = arith.addf %4, %b : f32
+      linalg.yield %5 : f32
+    }
+    // becomes, with %scale = rsqrt(var + eps) * gamma computed here,
+    %bn = linalg.generic {indexing_maps = [#map, #c, #c, #c, #map], ...}
+        ins(%x, %beta, %mean, %scale : ...) outs(%x : ...) {
+    ^bb0(%in: f32, %b: f32, %m: f32, %s: f32, %out: f32):
+      %0 = arith.subf %in, %m : f32
+      %1 = arith.mulf %0, %s : f32
+      %2 = arith.addf %1, %b : f32
+      linalg.yield %2 : f32
+    }
+    ```
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t",
+           /*default=*/"65536",
+           "The largest new constant, in elements, beyond the elements of "
+           "the constants it is computed from (a value of loop indices "
+           "alone, or one that combines constants along two dimensions)">,
+  ];
+  let statistics = [
+    Statistic<"numOps", "ops", "Generic ops whose payload was folded">,
+    Statistic<"numValues", "values", "Payload values evaluated ahead of time">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 //===----------------------------------------------------------------------===//
