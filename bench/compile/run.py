@@ -42,12 +42,24 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PIPELINE = "builtin.module(amp-mixed-precision)"
-# The pass's other forms (--variants).
-VARIANTS = {
-    "plan": "builtin.module(amp-plan-precision)",
-    "fp8": "builtin.module(amp-mixed-precision{target-type=f8E4M3FN})",
+# The pass, and its other forms (--variants), as option lists; --pass-options
+# adds to each (fold-constant-payloads=false for the pass of 10557cd).
+FORMS = {
+    "pass": ("amp-mixed-precision", ""),
+    "plan": ("amp-plan-precision", ""),
+    "fp8": ("amp-mixed-precision", "target-type=f8E4M3FN"),
 }
+
+
+def form_pipeline(form, extra):
+    name, options = FORMS[form]
+    options = " ".join(o for o in (options, extra) if o)
+    return f"builtin.module({name}{{{options}}})" if options else \
+        f"builtin.module({name})"
+
+
+class TimedOut(Exception):
+    pass
 # Upstream passes on the same module, as baselines (one run, same process
 # layout: parse, verify, pass, verify).
 BASELINES = {
@@ -66,12 +78,19 @@ def generate(family, ops, path):
     os.replace(path + ".tmp", path)
 
 
+TIMEOUT = [None]
+
+
 def run_once(tool, model, pipeline):
     if pipeline == PRINT:
         cmd = [tool, model, PRINT]
     else:
         cmd = [tool, model] + (["--pipeline=" + pipeline] if pipeline else [])
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    try:
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True,
+                             timeout=TIMEOUT[0])
+    except subprocess.TimeoutExpired:
+        raise TimedOut()
     return json.loads(out.stdout)
 
 
@@ -113,15 +132,17 @@ def summarize(family, form, best, rounds):
     parse_s = parse["parse_cpu_s"]
     print_s = best["print"]["parse_cpu_s"] + best["print"]["print_cpu_s"]
     pass_s = full["pass_cpu_s"]
-    canon_s = best["canonicalize"]["pass_cpu_s"]
+    none = {"pass_cpu_s": float("nan")}
+    canon_s = best.get("canonicalize", none)["pass_cpu_s"]
     # The pass against canonicalize within each round (run one after the
     # other): the median and the range over the rounds.
-    paired = [r[form] / max(r["canonicalize"], 1e-9) for r in rounds]
+    paired = [r[form] / max(r.get("canonicalize", float("nan")), 1e-9)
+              for r in rounds]
     row = {
         "family": family, "variant": form, "ops": ops,
         "ops_after": full["ops_after"], "parse_s": parse_s,
         "print_s": print_s, "pass_s": pass_s, "canonicalize_s": canon_s,
-        "cse_s": best["cse"]["pass_cpu_s"],
+        "cse_s": best.get("cse", none)["pass_cpu_s"],
         "verify_after_s": full["verify_after_cpu_s"],
         "ratio": pass_s / parse_s, "print_ratio": pass_s / print_s,
         "canon_ratio": pass_s / max(canon_s, 1e-9),
@@ -148,11 +169,22 @@ def main():
     parser.add_argument("--repeat-large", type=int, default=1,
                         help="runs per measurement at 1M ops and more "
                              "(about 10 s each)")
+    parser.add_argument("--tool", help="amp-compile-bench to run (default: "
+                        "BUILD/bin/amp-compile-bench)")
+    parser.add_argument("--pass-options", default="",
+                        help="options added to every form of the pass")
+    parser.add_argument("--no-baselines", action="store_true",
+                        help="time parse and parse+print only beside the pass "
+                             "(no canonicalize, cse)")
+    parser.add_argument("--timeout", type=float,
+                        help="seconds after which a run counts as timed out "
+                             "(its row says so)")
     parser.add_argument("--work", default="/tmp/amp-compile-bench")
     parser.add_argument("--markdown", help="also write the table here")
     args = parser.parse_args()
 
-    tool = os.path.join(args.build, "bin", "amp-compile-bench")
+    tool = args.tool or os.path.join(args.build, "bin", "amp-compile-bench")
+    TIMEOUT[0] = args.timeout
     os.makedirs(args.work, exist_ok=True)
     variants = [v for v in args.variants.split(",") if v]
     header = ("| family | variant | ops | parse s | parse+print s | pass s | "
@@ -167,9 +199,20 @@ def main():
             model = os.path.join(args.work, f"{family}-{size}.mlir")
             generate(family, size, model)
             repeat = args.repeat if size < 1000000 else args.repeat_large
-            forms = {"pass": PIPELINE, **{v: VARIANTS[v] for v in variants}}
-            columns = {"parse": None, "print": PRINT, **forms, **BASELINES}
-            best, rounds = measure(tool, model, columns, repeat)
+            forms = {f: form_pipeline(f, args.pass_options)
+                     for f in ["pass", *variants]}
+            baselines = {} if args.no_baselines else BASELINES
+            columns = {"parse": None, "print": PRINT, **forms, **baselines}
+            try:
+                best, rounds = measure(tool, model, columns, repeat)
+            except TimedOut:
+                line = (f"| {family} | pass | ~{size} | timed out after "
+                        f"{args.timeout:g} s |")
+                lines.append(line)
+                print(line, flush=True)
+                rows.append({"family": family, "size": size,
+                             "timed_out": args.timeout})
+                continue
             for form in forms:
                 row = summarize(family, form, best, rounds)
                 rows.append(row)

@@ -327,6 +327,23 @@ void ConstantPayload::buildProgram(Value root, SmallVectorImpl<Step> &program,
   program.push_back(std::move(step));
 }
 
+/// The largest integer every 16-bit float type holds exactly (bf16: 2^8).
+constexpr int64_t kExactIn16Bits = 256;
+
+/// True if the integer operand of the conversion `op` is one that every
+/// 16-bit float type holds exactly.
+static bool isExactInEvery16BitType(Operation *op, const ScalarValue &value) {
+  if (isa<arith::UIToFPOp>(op)) {
+    Type type = op->getOperand(0).getType();
+    unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+    uint64_t bits = width >= 64 ? static_cast<uint64_t>(value.i)
+                                : static_cast<uint64_t>(value.i) &
+                                      ((uint64_t(1) << width) - 1);
+    return bits <= static_cast<uint64_t>(kExactIn16Bits);
+  }
+  return value.i >= -kExactIn16Bits && value.i <= kExactIn16Bits;
+}
+
 std::optional<std::vector<ScalarValue>>
 ConstantPayload::evaluate(Value root, DimSet dims) {
   SmallVector<Step> program;
@@ -368,6 +385,13 @@ ConstantPayload::evaluate(Value root, DimSet dims) {
         operands.clear();
         for (unsigned from : step.operands)
           operands.push_back(slots[from]);
+        // Integers that a 16-bit type would not hold exactly (positions
+        // beyond 256) stay a conversion, which the range analysis keeps in
+        // FP32 (`integer not exact`); as a constant, they would be rounded
+        // like any weight.
+        if (isa<arith::SIToFPOp, arith::UIToFPOp>(step.op) &&
+            !isExactInEvery16BitType(step.op, operands[0]))
+          return std::nullopt;
         std::optional<ScalarValue> value = evaluateScalarOp(step.op, operands);
         if (!value)
           return std::nullopt;

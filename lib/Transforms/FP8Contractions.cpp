@@ -574,14 +574,26 @@ mlir::amp::convertContractionsToFP8(Operation *root,
   };
   std::vector<Candidate> candidates;
   ScaleFinder finder(root, options);
+  // The first few fallbacks worth a remark get one each; the others are
+  // counted in one remark at the end (a model imported whole has
+  // thousands of contractions without a scale), unless `remarks` asks for
+  // every one.
+  constexpr unsigned kRemarkedFallbacks = 4;
+  unsigned remarked = 0, unremarked = 0, unremarkedScales = 0;
   auto fallback = [&](Operation *op, FloatType type, Reason reason,
                       const std::string &why, bool remark) {
     FP8Record record;
     record.type = type;
     record.why = why;
     result.fallbacks[op] = {reason, record};
-    if ((remark || options.remarks) && options.diagnostics)
+    if (!options.diagnostics || !(remark || options.remarks))
+      return;
+    if (options.remarks || remarked++ < kRemarkedFallbacks) {
       op->emitRemark(describeFallback(op, options.target, type, why));
+      return;
+    }
+    ++unremarked;
+    unremarkedScales += reason == Reason::NoFP8Scale;
   };
   auto f32 = Float32Type::get(root->getContext());
   for (auto [i, op] : llvm::enumerate(colors.getOps())) {
@@ -655,6 +667,24 @@ mlir::amp::convertContractionsToFP8(Operation *root,
     candidates.push_back(std::move(candidate));
   }
 
+  auto summarizeFallbacks = [&] {
+    if (!unremarked)
+      return;
+    std::string text;
+    llvm::raw_string_ostream remark(text);
+    remark << unremarked << " more contraction"
+           << (unremarked == 1 ? " runs" : "s run") << " in " << options.target
+           << ", not in FP8 (";
+    unsigned others = unremarked - unremarkedScales;
+    if (unremarkedScales)
+      remark << unremarkedScales << " for want of a scale, which ranges= "
+             << "from amp-run --calibrate gives" << (others ? "; " : "");
+    if (others)
+      remark << others << " for another reason";
+    remark << "); remarks=true gives a remark for each";
+    mlir::emitRemark(root->getLoc(), text);
+  };
+
   // 3. The rewrites.
   Narrowings narrowings;
   InsertedOps inserted;
@@ -712,5 +742,6 @@ mlir::amp::convertContractionsToFP8(Operation *root,
         {op->getName(), op->getLoc(), decision, std::move(record)});
     detachDead(op, result.fixedOps, result.detached);
   }
+  summarizeFallbacks();
   return success();
 }

@@ -150,6 +150,24 @@ func.func @outer_product(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   } -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+// Positions beyond 256 (not exact in bf16, nor beyond 2048 in f16) stay a
+// conversion that the range analysis sees (`integer not exact`): as a
+// constant they would be rounded like a weight.
+// CHECK-LABEL: func.func @positions_not_exact
+// CHECK: linalg.index
+// CHECK: arith.sitofp
+func.func @positions_not_exact(%x: tensor<300x2xf32>) -> tensor<300x2xf32> {
+  %0 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<300x2xf32>) outs(%x : tensor<300x2xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %i = linalg.index 0 : index
+    %n = arith.index_cast %i : index to i64
+    %f = arith.sitofp %n : i64 to f32
+    %c = math.cos %f : f32
+    %r = arith.mulf %in, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<300x2xf32>
+  return %0 : tensor<300x2xf32>
+}
 // CHECK-LABEL: func.func @division_by_zero
 // CHECK: arith.divsi
 func.func @division_by_zero(%x: tensor<2x3xi32>) -> tensor<2x3xi32> {

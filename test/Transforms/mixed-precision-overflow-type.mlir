@@ -8,13 +8,16 @@
 #row = affine_map<(d0, d1) -> (d1)>
 
 // The generator (up to 126000) and the matmul that reads it run in bf16;
-// the second matmul, on arguments, runs in f16.
+// the second matmul, on arguments, runs in f16. (The generator's positions,
+// 0 to 63, are exact in every 16-bit type: its values are evaluated ahead
+// of time, --amp-fold-constant-payloads, into a table that is stored in
+// bf16.)
 // CHECK-LABEL: func.func @mixed_f16_and_bf16
 // CHECK-DAG: %[[W:.+]] = arith.truncf %{{.+}} : tensor<64x8xf32> to tensor<64x8xbf16>
 // CHECK-DAG: %[[W16:.+]] = arith.truncf %{{.+}} : tensor<64x8xf32> to tensor<64x8xf16>
+// CHECK-DAG: %[[TABLE:.+]] = arith.constant dense<[0.000000e+00, 2.000000e+03, {{.+}}, 1.259520e+05]> : tensor<64xbf16>
 // CHECK: %[[POS:.+]] = linalg.generic
-// CHECK-SAME: outs(%{{.+}} : tensor<4x64xbf16>)
-// CHECK: arith.mulf %{{.+}}, %{{.+}} : bf16
+// CHECK-SAME: ins(%[[TABLE]] : tensor<64xbf16>) outs(%{{.+}} : tensor<4x64xbf16>)
 // CHECK: linalg.matmul ins(%[[POS]], %[[W]] : tensor<4x64xbf16>, tensor<64x8xbf16>) outs(%{{.+}} : tensor<4x8xf32>)
 // CHECK: linalg.matmul ins(%{{.+}}, %[[W16]] : tensor<4x64xf16>, tensor<64x8xf16>) outs(%{{.+}} : tensor<4x8xf32>)
 func.func @mixed_f16_and_bf16(%w: tensor<64x8xf32>, %x: tensor<4x64xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
