@@ -50,6 +50,10 @@ void CastPlacementProblem::penalize(unsigned value) {
   values[value].penalized = true;
 }
 
+void CastPlacementProblem::joinReaders(unsigned value) {
+  values[value].joined = true;
+}
+
 bool CastPlacementProblem::isReadLow(unsigned id) const {
   const Value &value = values[id];
   return value.readLow || llvm::any_of(value.readers, [&](unsigned reader) {

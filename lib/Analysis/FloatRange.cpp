@@ -496,37 +496,6 @@ FloatRange RangeEvaluator::evaluateSingle(Operation *op) {
       .Default([](Operation *) { return FloatRange::unbounded(); });
 }
 
-/// The static extent of each loop of `op` (ShapedType::kDynamic where it is
-/// not static), as LinalgOp::getStaticLoopRanges gives them, but read from
-/// the first operand dimension that each loop indexes alone (no inverted
-/// map is built, which costs more than the rest of the range walk of a
-/// contraction); loops indexed only within sums (a convolution's window)
-/// fall back to getStaticLoopRanges.
-SmallVector<int64_t> getLoopExtents(linalg::LinalgOp op) {
-  unsigned numLoops = op.getNumLoops();
-  SmallVector<int64_t> extents(numLoops, ShapedType::kDynamic);
-  SmallVector<bool> found(numLoops, false);
-  unsigned numFound = 0;
-  for (auto [operand, map] :
-       llvm::zip(op->getOperands(), op.getIndexingMapsArray())) {
-    auto shaped = dyn_cast<ShapedType>(operand.getType());
-    if (!shaped || !shaped.hasRank() ||
-        shaped.getRank() != static_cast<int64_t>(map.getNumResults()))
-      continue;
-    for (auto [position, expr] : llvm::enumerate(map.getResults())) {
-      auto dim = dyn_cast<AffineDimExpr>(expr);
-      if (!dim || dim.getPosition() >= numLoops || found[dim.getPosition()] ||
-          shaped.isDynamicDim(position))
-        continue;
-      found[dim.getPosition()] = true;
-      extents[dim.getPosition()] = shaped.getDimSize(position);
-      ++numFound;
-    }
-  }
-  if (numFound != numLoops)
-    return op.getStaticLoopRanges();
-  return extents;
-}
 
 void RangeEvaluator::evaluateStructured(linalg::LinalgOp op,
                                         SmallVectorImpl<FloatRange> &results) {
@@ -536,7 +505,7 @@ void RangeEvaluator::evaluateStructured(linalg::LinalgOp op,
   std::optional<SmallVector<int64_t>> extents;
   auto getExtents = [&]() -> ArrayRef<int64_t> {
     if (!extents)
-      extents = getLoopExtents(op);
+      extents = getStaticLoopExtents(op);
     return *extents;
   };
   llvm::SmallDenseMap<Value, FloatRange, 16> local;

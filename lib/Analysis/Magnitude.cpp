@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
@@ -262,6 +263,21 @@ Magnitude transfer(Operation *op, Lookup get) {
       .Default([&](Operation *) { return hull(dataOperands()); });
 }
 
+/// True if the transfer function of `op` (above) may give a result smaller
+/// than the largest of its float operands: products, divisions, inverses
+/// and roots, the functions that reset the growth, contractions. The others
+/// add their operands or take the largest (hull).
+bool mayShrinkByKind(Operation *op) {
+  return isa<arith::MulFOp, arith::MulIOp, tosa::MulOp, arith::DivFOp,
+             math::RsqrtOp, tosa::RsqrtOp, tosa::ReciprocalOp, math::SqrtOp,
+             math::ExpOp, math::Exp2Op, math::ExpM1Op, math::LogOp,
+             math::Log2Op, math::Log10Op, math::Log1pOp, math::PowFOp,
+             math::ErfOp, tosa::ExpOp, tosa::LogOp, tosa::PowOp, tosa::ErfOp,
+             linalg::SoftmaxOp, tosa::MatMulOp, tosa::Conv2DOp,
+             tosa::Conv3DOp, tosa::TransposeConv2DOp,
+             tosa::DepthwiseConv2DOp>(op);
+}
+
 /// True if the payload value `term` is computed from at most one of the
 /// payload's input arguments (other than `acc`): a sum of terms, of
 /// squares, of exponentials; a contraction (a * b) is not.
@@ -294,7 +310,14 @@ bool readsOneInput(Value term, Block &body, BlockArgument acc) {
 void evaluateStructured(linalg::LinalgOp op, Lookup get,
                         SmallVectorImpl<Magnitude> &results) {
   Block &body = op->getRegion(0).front();
-  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  // (The loop extents only for a payload that asks: linalg.index, a
+  // reduction.)
+  std::optional<SmallVector<int64_t>> loopExtents;
+  auto getExtents = [&]() -> ArrayRef<int64_t> {
+    if (!loopExtents)
+      loopExtents = getStaticLoopExtents(op);
+    return *loopExtents;
+  };
   llvm::SmallDenseMap<Value, Magnitude, 16> local;
   for (OpOperand &operand : op->getOpOperands())
     if (BlockArgument arg = op.getMatchingBlockArgument(&operand))
@@ -306,6 +329,7 @@ void evaluateStructured(linalg::LinalgOp op, Lookup get,
   for (Operation &nested : body.without_terminator()) {
     Magnitude m;
     if (auto index = dyn_cast<linalg::IndexOp>(nested)) {
+      ArrayRef<int64_t> extents = getExtents();
       int64_t extent = index.getDim() < extents.size() ? extents[index.getDim()]
                                                        : ShapedType::kDynamic;
       m = ShapedType::isDynamic(extent)
@@ -324,12 +348,14 @@ void evaluateStructured(linalg::LinalgOp op, Lookup get,
   }
 
   Operation *yield = body.getTerminator();
-  int64_t reduced = 1;
-  for (auto [extent, type] : llvm::zip(extents, op.getIteratorTypesArray()))
-    if (type == utils::IteratorType::reduction &&
-        !ShapedType::isDynamic(extent))
-      reduced *= std::max<int64_t>(extent, 1);
   bool reduces = op.getNumReductionLoops() != 0;
+  int64_t reduced = 1;
+  if (reduces)
+    for (auto [extent, type] :
+         llvm::zip(getExtents(), op.getIteratorTypesArray()))
+      if (type == utils::IteratorType::reduction &&
+          !ShapedType::isDynamic(extent))
+        reduced *= std::max<int64_t>(extent, 1);
   for (OpResult result : op->getResults()) {
     unsigned i = result.getResultNumber();
     Value yielded = yield->getOperand(i);
@@ -401,31 +427,36 @@ Magnitude MagnitudeMap::lookup(Value value) {
   if (!def)
     return plain(1);
   // An iterative post-order walk up the producers: each op is evaluated
-  // once its operands (and the values its payload captures) are. `visited`
-  // holds false while an op is on the stack (a cycle, in a graph region,
-  // reads 1) and true once it is evaluated.
+  // once its operands (and the values its payload captures) are. An op is
+  // done when its first result has a magnitude; `visiting` holds the ops on
+  // the stack (a cycle, in a graph region, reads 1). (No per-op table: one
+  // hash lookup per operand and one insertion per result.)
   SmallVector<std::pair<Operation *, bool>, 16> stack{{def, false}};
+  llvm::SmallPtrSet<Operation *, 16> visiting;
+  auto isDone = [&](Operation *op) {
+    return op->getNumResults() != 0 && magnitudes.count(op->getResult(0));
+  };
   while (!stack.empty()) {
     auto [op, expanded] = stack.back();
     if (expanded) {
       stack.pop_back();
       evaluate(op);
-      visited[op] = true;
+      visiting.erase(op);
       continue;
     }
-    stack.back().second = true;
-    if (!visited.try_emplace(op, false).second) {
+    if (isDone(op) || !visiting.insert(op).second) {
       stack.pop_back();
       continue;
     }
+    stack.back().second = true;
     auto need = [&](Value v) {
       Operation *producer = v.getDefiningOp();
-      if (producer && !visited.count(producer) && !magnitudes.count(v))
+      if (producer && !magnitudes.count(v) && !visiting.contains(producer))
         stack.push_back({producer, false});
     };
     for (Value v : op->getOperands())
       need(v);
-    if (isa<linalg::LinalgOp>(op))
+    if (op->getNumRegions() != 0 && isa<linalg::LinalgOp>(op))
       op->walk([&](Operation *inner) {
         for (Value v : inner->getOperands())
           if (Operation *producer = v.getDefiningOp();
@@ -434,6 +465,53 @@ Magnitude MagnitudeMap::lookup(Value value) {
       });
   }
   return known(value);
+}
+
+bool MagnitudeMap::mayShrink(Operation *op, Value input) {
+  // (Asked for every reader of every value a gray op touches: the kind
+  // first, the interface only for ops with a payload.)
+  if (op->getNumRegions() == 0)
+    return mayShrinkByKind(op);
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || op->getNumRegions() != 1 || op->getRegion(0).empty())
+    // Control flow and other ops with regions take the largest operand.
+    return false;
+  Block &body = op->getRegion(0).front();
+  for (Operation &nested : body.without_terminator())
+    if (nested.getNumRegions() != 0 || mayShrinkByKind(&nested))
+      return true;
+  // Only sums and hulls: a result is at least what its yield reads through
+  // float values. Some float yield must read `input`: its arguments, or the
+  // payload ops that read it captured (found in the payload, not in the use
+  // list of `input`, which a value read by every layer makes long).
+  SmallVector<Value, 8> work;
+  for (OpOperand &operand : op->getOpOperands())
+    if (operand.get() == input)
+      if (BlockArgument arg = linalgOp.getMatchingBlockArgument(&operand))
+        work.push_back(arg);
+  Operation *yield = body.getTerminator();
+  for (Operation &nested : body)
+    if (llvm::is_contained(nested.getOperands(), input)) {
+      if (&nested == yield)
+        return false;
+      for (Value result : nested.getResults())
+        if (isFloatType(getScalarType(result.getType())))
+          work.push_back(result);
+    }
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (user == yield)
+        return false;
+      if (user->getBlock() != &body || !seen.insert(user).second)
+        continue;
+      for (Value result : user->getResults())
+        if (isFloatType(getScalarType(result.getType())))
+          work.push_back(result);
+    }
+  }
+  return true;
 }
 
 double MagnitudeMap::getResultGrowth(Operation *op) {

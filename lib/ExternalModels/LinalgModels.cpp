@@ -184,7 +184,7 @@ struct LinalgOpModel
   std::optional<int64_t> estimateMacs(Operation *op) const {
     auto linalgOp = cast<linalg::LinalgOp>(op);
     int64_t macs = 1;
-    for (int64_t range : linalgOp.getStaticLoopRanges()) {
+    for (int64_t range : getStaticLoopExtents(linalgOp)) {
       if (ShapedType::isDynamic(range))
         return std::nullopt;
       if (range != 0 && macs > std::numeric_limits<int64_t>::max() / range)

@@ -23,6 +23,7 @@
 #include "amp/Transforms/ConstantPayloads.h"
 
 #include "amp/Transforms/Passes.h"
+#include "amp/Utils/LinalgUtils.h"
 #include "amp/Utils/ScalarEvaluation.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -182,7 +183,7 @@ bool ConstantPayload::analyze() {
   if (!op.hasPureTensorSemantics() || op->getNumRegions() != 1 ||
       !op.getRegion().hasOneBlock())
     return false;
-  loopRanges = op.getStaticLoopRanges();
+  loopRanges = getStaticLoopExtents(op);
   if (loopRanges.size() > kMaxLoops ||
       llvm::any_of(loopRanges, ShapedType::isDynamic))
     return false;
@@ -494,13 +495,14 @@ bool hasConstantPart(linalg::GenericOp op) {
   if (op->getNumRegions() != 1 || !op.getRegion().hasOneBlock())
     return false;
   Block &body = op.getRegion().front();
-  unsigned numInputs = op.getNumDpsInputs();
+  // (Not the DPS accessors: they build an attribute on each call.)
+  unsigned numInputs = getFirstInitNumber(op);
   // (The first such op reads leaves alone: no need to follow chains.)
   auto isConstantValue = [&](Value value) {
     if (auto arg = dyn_cast<BlockArgument>(value)) {
       if (arg.getOwner() != &body || arg.getArgNumber() >= numInputs)
         return false;
-      Operation *def = op.getDpsInputs()[arg.getArgNumber()].getDefiningOp();
+      Operation *def = op->getOperand(arg.getArgNumber()).getDefiningOp();
       return def && def->hasTrait<OpTrait::ConstantLike>();
     }
     Operation *def = value.getDefiningOp();
@@ -681,7 +683,11 @@ ConstantPayloadStats mlir::amp::foldConstantPayloads(Operation *root,
                                                      int64_t maxElements) {
   ConstantPayloadStats stats;
   SmallVector<linalg::GenericOp> generics;
-  root->walk([&](linalg::GenericOp op) { generics.push_back(op); });
+  walkTensorOps(root, [&](Operation *op) {
+    if (auto generic = dyn_cast<linalg::GenericOp>(op))
+      generics.push_back(generic);
+    return WalkResult::advance();
+  });
   IRRewriter rewriter(root->getContext());
   for (linalg::GenericOp op : generics) {
     // A payload without a constant part is seen once, without a rewrite.

@@ -204,7 +204,7 @@ void AmpConvertLayoutPass::runOnOperation() {
       SmallVector<Operation *> created;
       if (failed(
               convertToChannelsLast(rewriter, layer, scope.filter, &created))) {
-        layer->emitRemark() << "amp-convert-layout: left in its layout (it "
+        mlir::emitRemark(layer->getLoc()) << "amp-convert-layout: left in its layout (it "
                                "does not work on ranked tensors)";
         continue;
       }

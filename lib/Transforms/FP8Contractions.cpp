@@ -22,6 +22,7 @@
 
 #include "amp/IR/AmpDialect.h"
 #include "amp/Utils/CastUtils.h"
+#include "amp/Utils/LinalgUtils.h"
 #include "amp/Utils/FloatConversion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -552,7 +553,7 @@ mlir::amp::convertContractionsToFP8(Operation *root,
                                     FP8Conversion &result) {
   // Without an FP8 target, only annotated ops ask for FP8.
   if (!options.fp8Type) {
-    WalkResult found = root->walk([](Operation *op) {
+    WalkResult found = walkTensorOps(root, [](Operation *op) {
       return hasFP8Annotation(op) ? WalkResult::interrupt()
                                   : WalkResult::advance();
     });
@@ -589,7 +590,7 @@ mlir::amp::convertContractionsToFP8(Operation *root,
     if (!options.diagnostics || !(remark || options.remarks))
       return;
     if (options.remarks || remarked++ < kRemarkedFallbacks) {
-      op->emitRemark(describeFallback(op, options.target, type, why));
+      mlir::emitRemark(op->getLoc(), describeFallback(op, options.target, type, why));
       return;
     }
     ++unremarked;
@@ -732,7 +733,7 @@ mlir::amp::convertContractionsToFP8(Operation *root,
                << llvm::format("%g", scale.scale) << " ("
                << stringifyFP8ScaleSource(scale.source)
                << ", |x| <= " << llvm::format("%g", scale.maxAbs) << ")";
-      op->emitRemark(text);
+      mlir::emitRemark(op->getLoc(), text);
     }
     OpDecision decision = candidate.decision;
     decision.lowPrecision = true;

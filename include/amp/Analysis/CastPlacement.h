@@ -26,8 +26,8 @@
 // reader, no anchored value) stays in FP32: gray ops run low to serve
 // low-precision ops, never on their own. Ties go to FP32. A value that is
 // made anew for each reader (a constant, an init tensor: producer Any)
-// joins no group unless it is penalized; read low by a fixed op, it makes
-// each of its free readers' groups touch the target type.
+// joins no group unless it is penalized (or joinReaders asks); read low by a
+// fixed op, it makes each of its free readers' groups touch the target type.
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,8 +75,12 @@ public:
   /// type (a green op's output that FP32 readers read in FP32).
   void anchor(unsigned value);
   /// `value` has a large growth that a free op brings back down: handling
-  /// it in 16 bits costs kLargeGrowthBytesPerElement more per element.
+  /// it in 16 bits costs kLargeGrowthBytesPerElement more per element. A
+  /// penalized value joins its readers' groups (joinReaders).
   void penalize(unsigned value);
+  /// The readers of `value` (of producer Any) are in one group all the same
+  /// (a value of large growth: see PlanCastPlacement.cpp).
+  void joinReaders(unsigned value);
 
   /// Decides every free op.
   void solve();
@@ -85,6 +89,13 @@ public:
   /// After solve(): true if some reader of `value` reads it in the target
   /// type (a fixed low reader, or a free reader that runs low).
   bool isReadLow(unsigned value) const;
+
+  /// The free ops that read `value`, in the order they were added.
+  llvm::ArrayRef<unsigned> getReaders(unsigned value) const {
+    return values[value].readers;
+  }
+  /// True if `value` keeps its producer and readers in one group.
+  bool joinsGroup(unsigned value) const { return values[value].joins(); }
 
   unsigned getNumOps() const { return ops.size(); }
   unsigned getNumValues() const { return values.size(); }
@@ -103,9 +114,9 @@ private:
     /// The free ops that read it, each once.
     llvm::SmallVector<unsigned, 2> readers;
     bool readLow = false, readHigh = false;
-    bool anchored = false, penalized = false;
+    bool anchored = false, penalized = false, joined = false;
     /// Its producer and readers are in one group.
-    bool joins() const { return producer != Any || penalized; }
+    bool joins() const { return producer != Any || penalized || joined; }
   };
   void solveGroup(llvm::ArrayRef<unsigned> members,
                   llvm::ArrayRef<unsigned> groupValues,

@@ -88,6 +88,13 @@ public:
   Magnitude lookup(Value value);
   /// The largest growth among the float results of `op` (1 without any).
   double getResultGrowth(Operation *op);
+  /// False if `op`, reading the float value `input`, certainly has a result
+  /// growth (getResultGrowth) of at least `input`'s: it only adds, moves or
+  /// takes the largest of what it reads (a bias add, a ReLU, a reshape, a
+  /// payload of such ops whose yields read `input`). True if it may be
+  /// smaller (a product, a division, a root, an exponential, a contraction).
+  /// Structural: no growth is computed.
+  static bool mayShrink(Operation *op, Value input);
 
 private:
   /// Computes the results of `op`, whose operands are known.
@@ -97,7 +104,6 @@ private:
   Magnitude known(Value value) const;
 
   llvm::DenseMap<Value, Magnitude, ValueKeyInfo> magnitudes;
-  llvm::DenseMap<Operation *, bool, OpKeyInfo> visited;
 };
 
 } // namespace amp

@@ -59,6 +59,35 @@ inline FloatType getFloatType(Type type) {
   return isFloatType(type) ? cast<FloatType>(type) : FloatType();
 }
 
+/// The largest element count the cost models compute with (they add and
+/// multiply counts): larger counts saturate.
+constexpr int64_t kMaxElementCount = int64_t(1) << 55;
+
+/// The number of elements of a value of `type`, as the cost models count
+/// them: the product of its static dimensions, a dynamic one counting as 1
+/// (it is at least that), one of size 0 making 0 (an empty tensor moves
+/// nothing), saturated at kMaxElementCount; 1 for a scalar or a type
+/// without a rank.
+inline int64_t getStaticElementCount(Type type) {
+  // Ranked tensors first: ShapedType is an interface (a lookup per call).
+  ArrayRef<int64_t> shape;
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    shape = tensor.getShape();
+  else if (auto vector = dyn_cast<VectorType>(type))
+    shape = vector.getShape();
+  else if (auto shaped = dyn_cast<ShapedType>(type); shaped && shaped.hasRank())
+    shape = shaped.getShape();
+  int64_t n = 1;
+  for (int64_t dim : shape) {
+    if (ShapedType::isDynamic(dim))
+      continue;
+    if (dim == 0)
+      return 0;
+    n = dim > kMaxElementCount / n ? kMaxElementCount : n * dim;
+  }
+  return n;
+}
+
 } // namespace amp
 } // namespace mlir
 
