@@ -11,7 +11,7 @@
 //             "compute", "accumulate", "output", "range", "fp8"}...],
 //    "totals": {"ops", "green", "gray", "red", "unknown", "converted",
 //               ("fp8",) "gray_low", "gray_fp32", "casts_inserted",
-//               "cast_bytes", "gray_bytes",
+//               "cast_bytes", "gray_bytes", "red_bytes",
 //               "constants_folded", "constant_bytes_before",
 //               "constant_bytes_after", "constants_out_of_range"}}
 // "compute"/"accumulate"/"output" are present for converted ops only;
@@ -150,6 +150,7 @@ void mlir::amp::writeConversionReport(llvm::raw_ostream &os, FloatType target,
       json.attribute("casts_inserted", totals.casts);
       json.attribute("cast_bytes", totals.castBytes);
       json.attribute("gray_bytes", totals.grayBytes);
+      json.attribute("red_bytes", totals.redBytes);
       json.attribute("constants_folded", totals.foldedConstants);
       json.attribute("constant_bytes_before", totals.constantBytesBefore);
       json.attribute("constant_bytes_after", totals.constantBytesAfter);

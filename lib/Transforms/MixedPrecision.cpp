@@ -59,6 +59,7 @@ void ConversionStats::merge(const ConversionStats &other) {
   casts += other.casts;
   castBytes += other.castBytes;
   grayBytes += other.grayBytes;
+  redBytes += other.redBytes;
   foldedConstants += other.foldedConstants;
   constantBytesBefore += other.constantBytesBefore;
   constantBytesAfter += other.constantBytesAfter;
@@ -365,24 +366,6 @@ void deduplicateConstants(Operation *root, const TrackedOps &constants,
 //===----------------------------------------------------------------------===//
 // Cast cache
 //===----------------------------------------------------------------------===//
-
-/// The number of elements of a value of `type` (a dynamic dimension counts
-/// as 1).
-int64_t getNumElements(Type type) {
-  // Ranked tensors first: ShapedType is an interface (a lookup per call).
-  ArrayRef<int64_t> shape;
-  if (auto tensor = dyn_cast<RankedTensorType>(type))
-    shape = tensor.getShape();
-  else if (auto shaped = dyn_cast<ShapedType>(type); shaped && shaped.hasRank())
-    shape = shaped.getShape();
-  else
-    return 1;
-  int64_t n = 1;
-  for (int64_t dim : shape)
-    if (!ShapedType::isDynamic(dim))
-      n *= dim;
-  return n;
-}
 
 bool isTosaOp(Operation *op) {
   return op && isa_and_nonnull<tosa::TosaDialect>(op->getDialect());
@@ -770,7 +753,7 @@ public:
     int64_t bytes = 0;
     for (Operation *op : tracked.live(OwnCasts))
       if (!op->use_empty())
-        bytes += getNumElements(op->getResult(0).getType()) *
+        bytes += getStaticElementCount(op->getResult(0).getType()) *
                  (getScalarType(op->getOperand(0).getType())
                       .getIntOrFloatBitWidth() +
                   getScalarType(op->getResult(0).getType())
@@ -1211,7 +1194,7 @@ int64_t countFloatConstantBytes(Operation *root) {
 
 /// The remark of `remarks=true`: color, reason and types of one op.
 void emitDecisionRemark(Operation *op, const OpDecision &decision) {
-  InFlightDiagnostic diag = op->emitRemark();
+  InFlightDiagnostic diag = mlir::emitRemark(op->getLoc());
   diag << "amp: " << stringifyColor(decision.color) << " ("
        << stringifyReason(decision.reason) << "), ";
   if (!decision.lowPrecision) {
@@ -1299,14 +1282,17 @@ LogicalResult convertOnce(Operation *root, const MixedPrecisionOptions &options,
   for (Operation *castOp : disposableCasts)
     casts.release(castOp);
 
-  int64_t grayElements = 0; // Of the op being recorded.
+  int64_t movedElements = 0; // Of the op being recorded.
   auto addRecord = [&](OpRecord &record) {
     const OpDecision &d = record.decision;
     ConversionStats &stats = out.stats;
+    int64_t bytes =
+        movedElements *
+        (d.lowPrecision ? d.computeType.getIntOrFloatBitWidth() / 8 : 4);
     if (d.color == Color::gray)
-      stats.grayBytes +=
-          grayElements *
-          (d.lowPrecision ? d.computeType.getIntOrFloatBitWidth() / 8 : 4);
+      stats.grayBytes += bytes;
+    else if (d.color == Color::red)
+      stats.redBytes += bytes;
     stats.unknown += d.unknown;
     if (d.color == Color::green && d.lowPrecision)
       ++stats.green;
@@ -1335,15 +1321,15 @@ LogicalResult convertOnce(Operation *root, const MixedPrecisionOptions &options,
         record.fp8 = std::make_shared<FP8Record>(it->second.second);
       }
     }
-    // The elements a gray op reads and writes (data operands, float
+    // The elements a gray or red op reads and writes (data operands, float
     // results), before its rewrite changes them.
-    grayElements = 0;
-    if (decision.color == Color::gray) {
+    movedElements = 0;
+    if (decision.color != Color::green) {
       for (unsigned i : plan.getDataOperands(planIndex))
-        grayElements += getNumElements(op->getOperand(i).getType());
+        movedElements += getStaticElementCount(op->getOperand(i).getType());
       for (Type type : op->getResultTypes())
         if (isCastableFloatType(type))
-          grayElements += getNumElements(type);
+          movedElements += getStaticElementCount(type);
     }
     if (options.remarks && options.diagnostics)
       emitDecisionRemark(op, decision);
@@ -1472,7 +1458,7 @@ LogicalResult convertOnce(Operation *root, const MixedPrecisionOptions &options,
           rewriter.modifyOpInPlace(op, [&] { operand.set(to); });
       }
       if (options.diagnostics)
-        op->emitRemark() << "'" << op->getName()
+        mlir::emitRemark(op->getLoc()) << "'" << op->getName()
                          << "' stays in FP32: it could not be rebuilt in "
                          << decision.computeType << " (" << why << ")";
       record.decision.lowPrecision = false;
@@ -1713,7 +1699,7 @@ int64_t mlir::amp::updatePublicSignature(Operation *op, Operation *module,
   std::optional<SmallVector<CallOpInterface>> calls =
       getUpdatableCalls(func, module);
   if (!calls) {
-    func->emitRemark() << "keep-io-types=false: the signature of @"
+    mlir::emitRemark(func->getLoc()) << "keep-io-types=false: the signature of @"
                        << SymbolTable::getSymbolName(func).getValue()
                        << " is kept: not all of its uses are calls that can "
                           "be updated";

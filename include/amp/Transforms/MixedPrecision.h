@@ -39,9 +39,9 @@ struct OpRecord {
 /// Counts of one conversion.
 struct ConversionStats {
   int64_t casts = 0;
-  /// Bytes the casts read and write; bytes gray ops read and write (float
-  /// data operands and results, in the type each runs in).
-  int64_t castBytes = 0, grayBytes = 0;
+  /// Bytes the casts read and write; bytes gray ops and red ops read and
+  /// write (float data operands and results, in the type each runs in).
+  int64_t castBytes = 0, grayBytes = 0, redBytes = 0;
   int64_t foldedConstants = 0;
   int64_t constantBytesBefore = 0;
   int64_t constantBytesAfter = 0;

@@ -54,6 +54,8 @@ function renderSummary(model) {
   h += row("cast bytes", formatBytes(t.cast_bytes), true);
   h += row("edges with casts", String(castEdges), true);
   h += row("gray ops' bytes", formatBytes(t.gray_bytes), true);
+  if (t.red_bytes !== undefined)
+    h += row("red ops' bytes", formatBytes(t.red_bytes), true);
   const before = t.constant_bytes_before, after = t.constant_bytes_after;
   let constants = formatBytes(before) + " → " + formatBytes(after);
   if (before > 0) constants += " (" + (100 * (before - after) / before).toFixed(0) + "% less)";
