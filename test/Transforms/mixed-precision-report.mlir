@@ -5,7 +5,7 @@
 // CHECK: "target": "f16"
 // CHECK: "function": "mlp"
 // CHECK-NEXT: "op": "linalg.matmul"
-// CHECK-NEXT: "loc": "{{.*}}mixed-precision-report.mlir:[[@LINE+38]]:{{[0-9]+}}"
+// CHECK-NEXT: "loc": "{{.*}}mixed-precision-report.mlir:[[@LINE+39]]:{{[0-9]+}}"
 // CHECK-NEXT: "color": "green"
 // CHECK-NEXT: "reason": "default list"
 // CHECK-NEXT: "converted": true
@@ -35,6 +35,7 @@
 // CHECK-NEXT: "casts_inserted": 4
 // CHECK-NEXT: "cast_bytes": 6144
 // CHECK-NEXT: "gray_bytes": 1024
+// CHECK-NEXT: "red_bytes": 5120
 // CHECK-NEXT: "constants_folded": 1
 // CHECK-NEXT: "constant_bytes_before": 1024
 // CHECK-NEXT: "constant_bytes_after": 1536
