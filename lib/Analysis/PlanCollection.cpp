@@ -67,8 +67,9 @@ namespace {
 /// One walk of the function, appending to the plan's tables.
 class Collector {
 public:
-  Collector(PlanState &state, PlanInputs &in, ColorTally &tally)
-      : state(state), tally(tally), options(state.options), ops(state.ops),
+  Collector(PlanState &state, PlanInputs &in, ColorTally &tally,
+            bool withInputs)
+      : withInputs(withInputs), state(state), tally(tally), options(state.options), ops(state.ops),
         infos(state.infos), operandNumbers(state.operandNumbers),
         constantSummary(state.constantSummary), inputs(in.inputs),
         inputValues(in.inputValues), readValues(in.readValues),
@@ -93,6 +94,9 @@ private:
   void addOp(Operation *op, OpInfo &&info, const Marks &start,
              ArrayRef<unsigned> data, ArrayRef<unsigned> accumulators);
 
+  /// The inputs are read (PlanInputs): false for colors alone, where the
+  /// payload of an op known to touch FP32 is not walked.
+  bool withInputs;
   PlanState &state;
   ColorTally &tally;
   const MixedPrecisionOptions &options;
@@ -247,7 +251,7 @@ void Collector::collectOp(Operation *op) {
   }
   // One walk of the payload: the FP32 values it captures from above (in
   // order of first use) and its float constants.
-  if (op->getNumRegions() != 0) {
+  if (op->getNumRegions() != 0 && (withInputs || !touchesSource)) {
     llvm::SmallPtrSet<Value, 4> captured;
     for (Region &region : op->getRegions())
       region.walk([&](Operation *inner) {
@@ -278,12 +282,12 @@ void Collector::collectOp(Operation *op) {
   addOp(op, std::move(info), start, data, accumulators);
 }
 
-void plan::collectOps(PlanState &state, PlanInputs &inputs,
-                      ColorTally &tally) {
+void plan::collectOps(PlanState &state, PlanInputs &inputs, ColorTally &tally,
+                      bool withInputs) {
   // (The tables grow as the ops are collected: counting the ops first to
   // size them would walk the list of a big function's ops once more, a
   // cache miss per op.)
-  Collector collector(state, inputs, tally);
+  Collector collector(state, inputs, tally, withInputs);
   for (Region &region : state.root->getRegions())
     collector.collect(region);
 }

@@ -152,8 +152,11 @@ struct ColorTally {
 //===----------------------------------------------------------------------===//
 
 /// PlanCollection.cpp: the ops that take part, in program order, each
-/// colored (colorOp) as it is collected, while it is in the cache.
-void collectOps(PlanState &state, PlanInputs &inputs, ColorTally &tally);
+/// colored (colorOp) as it is collected, while it is in the cache. Without
+/// `withInputs` (colors alone), `inputs` may miss the values payloads
+/// capture.
+void collectOps(PlanState &state, PlanInputs &inputs, ColorTally &tally,
+                bool withInputs = true);
 
 /// PlanColors.cpp: the color of one op (annotation > user lists > policy >
 /// unknown-op policy).

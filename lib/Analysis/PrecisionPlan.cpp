@@ -100,7 +100,7 @@ PrecisionPlan::~PrecisionPlan() = default;
 LogicalResult PrecisionPlan::runColors() {
   PlanInputs inputs;
   ColorTally tally;
-  collectOps(*state, inputs, tally);
+  collectOps(*state, inputs, tally, /*withInputs=*/false);
   if (failed(tally.colored))
     return failure();
   applySkipLayers(*state);
