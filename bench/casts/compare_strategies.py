@@ -27,6 +27,8 @@ import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STRATEGIES = ["min-bytes", "fewest-casts", "follow"]
+# The heading of the section bench/casts/constant_payloads.py writes.
+KEPT_SECTION = "## Risky math on constants"
 TARGETS = ["f16", "bf16"]
 
 
@@ -139,8 +141,16 @@ def main():
          + "."),
         "",
     ]
+    # Sections other scripts write (constant_payloads.py) are kept.
+    kept = ""
+    if os.path.exists(args.out):
+        with open(args.out) as f:
+            old = f.read()
+        marker = old.find("\n" + KEPT_SECTION)
+        if marker >= 0:
+            kept = old[marker:]
     with open(args.out, "w") as f:
-        f.write("\n".join(lines))
+        f.write("\n".join(lines) + kept)
     print("\n".join(lines))
 
 

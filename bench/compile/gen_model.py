@@ -23,9 +23,6 @@ import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from shapes import SHAPES  # noqa: E402
-
 ID = [0]
 
 
@@ -241,6 +238,9 @@ def transformer(w, x, n):
 
 
 def main():
+    # (shapes.py writes with this file's helpers: imported here, not above.)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from shapes import SHAPES
     parser = argparse.ArgumentParser()
     parser.add_argument("--family", required=True,
                         choices=["mlp", "conv", "transformer", *SHAPES])

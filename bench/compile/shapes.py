@@ -19,38 +19,10 @@ a whole module of about writer.target ops:
                 deep, repeated.
 """
 
-MAP2 = "affine_map<(d0, d1) -> (d0, d1)>"
+from gen_model import MAP2, fresh, generic2
 
 
-class Names:
-    def __init__(self):
-        self.count = 0
-
-    def __call__(self, prefix="v"):
-        self.count += 1
-        return f"%{prefix}{self.count}"
-
-
-def generic(w, fresh, ins, lines_of, n):
-    """An elementwise linalg.generic over n x n tensors `ins`; lines_of(args)
-    returns (body lines, result)."""
-    t = f"tensor<{n}x{n}xf32>"
-    e, res = fresh(), fresh()
-    w.op(f"{e} = tensor.empty() : {t}")
-    args = [fresh("a") for _ in ins] + [fresh("o")]
-    lines, result = lines_of(args)
-    maps = ", ".join([MAP2] * (len(ins) + 1))
-    block = ", ".join(f"{a}: f32" for a in args)
-    body = "".join(f"      {line}\n" for line in lines)
-    w.op(f"{res} = linalg.generic {{indexing_maps = [{maps}], iterator_types "
-         f"= [\"parallel\", \"parallel\"]}} ins({', '.join(ins)} : "
-         f"{', '.join([t] * len(ins))}) outs({e} : {t}) {{\n    ^bb0({block}):"
-         f"\n{body}      linalg.yield {result} : f32\n    }} -> {t}")
-    w.ops += len(lines) + 1
-    return res
-
-
-def unary(fresh, op, constant=None):
+def unary(op, constant=None):
     """Body of `op a, constant` (or `op a` without a constant)."""
     def lines_of(args):
         r = fresh()
@@ -60,7 +32,7 @@ def unary(fresh, op, constant=None):
     return lines_of
 
 
-def matmul(w, fresh, x, n, zero, value):
+def matmul(w, x, n, zero, value):
     t = f"tensor<{n}x{n}xf32>"
     wt, e, f, mm = fresh(), fresh(), fresh(), fresh()
     w.op(f"{wt} = arith.constant dense<{value}> : {t}")
@@ -71,10 +43,10 @@ def matmul(w, fresh, x, n, zero, value):
     return mm
 
 
-def mlp_layer(w, fresh, x, n, zero):
+def mlp_layer(w, x, n, zero):
     """matmul + bias + ReLU; the fill and the ReLU read `zero` from above."""
     t = f"tensor<{n}x{n}xf32>"
-    mm = matmul(w, fresh, x, n, zero, 0.015625)
+    mm = matmul(w, x, n, zero, 0.015625)
     b, e, bias = fresh(), fresh(), fresh()
     w.op(f"{b} = arith.constant dense<0.125> : tensor<{n}xf32>")
     w.op(f"{e} = tensor.empty() : {t}")
@@ -86,7 +58,7 @@ def mlp_layer(w, fresh, x, n, zero):
          f"arith.addf {a}, {bb} : f32\n      linalg.yield {s} : f32\n    }} "
          f"-> {t}")
     w.ops += 2
-    return generic(w, fresh, [bias], unary(fresh, "arith.maximumf", zero), n)
+    return generic2(w, [bias], unary("arith.maximumf", zero), n)
 
 
 def func_header(w, name, args, result, private=False):
@@ -96,38 +68,38 @@ def func_header(w, name, args, result, private=False):
 
 
 def mlp_shared(w, n):
-    fresh, t = Names(), f"tensor<{n}x{n}xf32>"
+    t = f"tensor<{n}x{n}xf32>"
     func_header(w, "model", f"%input: {t}", t)
     w.op("%zero = arith.constant 0.0 : f32")
     x = "%input"
     while w.ops < w.target:
-        x = mlp_layer(w, fresh, x, n, "%zero")
+        x = mlp_layer(w, x, n, "%zero")
     w.op(f"return {x} : {t}")
     w.out.write("}\n")
 
 
 def shared_value(w, n):
-    fresh, t = Names(), f"tensor<{n}x{n}xf32>"
+    t = f"tensor<{n}x{n}xf32>"
     func_header(w, "model", f"%input: {t}, %mask: {t}", t)
     w.op("%zero = arith.constant 0.0 : f32")
     w.op(f"%table = arith.constant dense<0.5> : {t}")
-    pos = generic(w, fresh, ["%table"], unary(fresh, "math.sin"), n)
+    pos = generic2(w, ["%table"], unary("math.sin"), n)
     x = "%input"
     while w.ops < w.target:
-        mm = matmul(w, fresh, x, n, "%zero", 0.0625)
+        mm = matmul(w, x, n, "%zero", 0.0625)
 
         def add3(args):
             s, r = fresh(), fresh()
             return [f"{s} = arith.addf {args[0]}, {args[1]} : f32",
                     f"{r} = arith.addf {s}, {args[2]} : f32"], r
-        x = generic(w, fresh, [mm, "%mask", pos], add3, n)
-        x = generic(w, fresh, [x], unary(fresh, "arith.maximumf", "%zero"), n)
+        x = generic2(w, [mm, "%mask", pos], add3, n)
+        x = generic2(w, [x], unary("arith.maximumf", "%zero"), n)
     w.op(f"return {x} : {t}")
     w.out.write("}\n")
 
 
 def chain(w, n, length=50):
-    fresh, t = Names(), f"tensor<{n}x{n}xf32>"
+    t = f"tensor<{n}x{n}xf32>"
     func_header(w, "model", f"%input: {t}", t)
     w.op("%zero = arith.constant 0.0 : f32")
     w.op("%c1 = arith.constant 1.0 : f32")
@@ -136,18 +108,18 @@ def chain(w, n, length=50):
            ("arith.maximumf", "%zero")]
     x = "%input"
     while w.ops < w.target:
-        x = matmul(w, fresh, x, n, "%zero", 0.0625)
+        x = matmul(w, x, n, "%zero", 0.0625)
         for i in range(length):
             if i == length // 2:
-                x = generic(w, fresh, [x], unary(fresh, "math.exp"), n)
+                x = generic2(w, [x], unary("math.exp"), n)
             op, c = ops[i % len(ops)]
-            x = generic(w, fresh, [x], unary(fresh, op, c), n)
+            x = generic2(w, [x], unary(op, c), n)
     w.op(f"return {x} : {t}")
     w.out.write("}\n")
 
 
 def fanout(w, n, width=32):
-    fresh, t = Names(), f"tensor<{n}x{n}xf32>"
+    t = f"tensor<{n}x{n}xf32>"
     func_header(w, "model", f"%input: {t}", t)
     w.op("%zero = arith.constant 0.0 : f32")
     scales = []
@@ -156,8 +128,8 @@ def fanout(w, n, width=32):
         scales.append(f"%s{i}")
     x = "%input"
     while w.ops < w.target:
-        mm = matmul(w, fresh, x, n, "%zero", 0.0625)
-        branches = [generic(w, fresh, [mm], unary(fresh, "arith.mulf", s), n)
+        mm = matmul(w, x, n, "%zero", 0.0625)
+        branches = [generic2(w, [mm], unary("arith.mulf", s), n)
                     for s in scales]
 
         def total(args):
@@ -167,19 +139,19 @@ def fanout(w, n, width=32):
                 lines.append(f"{r} = arith.addf {acc}, {a} : f32")
                 acc = r
             return lines, acc
-        x = generic(w, fresh, branches, total, n)
+        x = generic2(w, branches, total, n)
     w.op(f"return {x} : {t}")
     w.out.write("}\n")
 
 
 def funcs(w, n):
-    fresh, t = Names(), f"tensor<{n}x{n}xf32>"
+    t = f"tensor<{n}x{n}xf32>"
     count = 0
     # About 15 ops a function, 3 for its call.
     while w.ops < w.target * 0.8:
         func_header(w, f"layer{count}", f"%x: {t}", t, private=True)
         w.op("%zero = arith.constant 0.0 : f32")
-        y = mlp_layer(w, fresh, "%x", n, "%zero")
+        y = mlp_layer(w, "%x", n, "%zero")
         w.op(f"return {y} : {t}")
         w.out.write("}\n")
         count += 1
@@ -193,17 +165,17 @@ def funcs(w, n):
     w.out.write("}\n")
 
 
-def nest(w, fresh, x, n, depth):
+def nest(w, x, n, depth):
     """An scf.for around a layer and an scf.if that holds the next level."""
     t = f"tensor<{n}x{n}xf32>"
     r, i, acc = fresh(), fresh("i"), fresh("acc")
     w.op(f"{r} = scf.for {i} = %c0 to %c2 step %c1 iter_args({acc} = {x}) "
          f"-> ({t}) {{")
-    y = mlp_layer(w, fresh, acc, n, "%zero")
+    y = mlp_layer(w, acc, n, "%zero")
     if depth > 1:
         z = fresh()
         w.op(f"{z} = scf.if %cond -> ({t}) {{")
-        inner = nest(w, fresh, y, n, depth - 1)
+        inner = nest(w, y, n, depth - 1)
         w.op(f"scf.yield {inner} : {t}")
         w.op("} else {")
         w.op(f"scf.yield {y} : {t}")
@@ -215,7 +187,7 @@ def nest(w, fresh, x, n, depth):
 
 
 def nested(w, n, depth=8):
-    fresh, t = Names(), f"tensor<{n}x{n}xf32>"
+    t = f"tensor<{n}x{n}xf32>"
     func_header(w, "model", f"%input: {t}, %cond: i1", t)
     w.op("%zero = arith.constant 0.0 : f32")
     w.op("%c0 = arith.constant 0 : index")
@@ -223,7 +195,7 @@ def nested(w, n, depth=8):
     w.op("%c2 = arith.constant 2 : index")
     x = "%input"
     while w.ops < w.target:
-        x = nest(w, fresh, x, n, depth)
+        x = nest(w, x, n, depth)
     w.op(f"return {x} : {t}")
     w.out.write("}\n")
 

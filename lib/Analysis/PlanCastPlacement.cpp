@@ -48,11 +48,9 @@ int64_t getElements(Value value) {
   return getStaticElementCount(value.getType());
 }
 
-class CastPlacer {
+class CastPlacer : PlanPhase {
 public:
-  CastPlacer(PlanState &state, const PlanInputs &in)
-      : state(state), in(in), root(state.root), options(state.options),
-        ops(state.ops), infos(state.infos) {}
+  CastPlacer(PlanState &state, const PlanInputs &in) : PlanPhase(state, in) {}
 
   void run();
 
@@ -88,19 +86,6 @@ private:
   void addPenalties();
   /// Step 4.
   void applySolution();
-
-  std::optional<unsigned> findIndex(Operation *op,
-                                    std::optional<size_t> near = {}) const {
-    return state.findIndex(op, near);
-  }
-  ArrayRef<Value> getDataInputs(size_t i) const { return in.getDataInputs(i); }
-
-  PlanState &state;
-  const PlanInputs &in;
-  Operation *root;
-  const MixedPrecisionOptions &options;
-  SmallVector<Operation *> &ops;
-  SmallVector<OpInfo> &infos;
 
   /// The gray ops free to run in either type (before and after step 2).
   SmallVector<bool> isFree, isFreeAtStart;

@@ -32,12 +32,10 @@ using namespace mlir::amp;
 using namespace mlir::amp::plan;
 
 namespace {
-class RangePhase {
+class RangePhase : PlanPhase {
 public:
   RangePhase(PlanState &state, const PlanInputs &in)
-      : state(state), in(in), root(state.root), options(state.options),
-        ops(state.ops), infos(state.infos),
-        hasAnnotations(state.hasAnnotations) {}
+      : PlanPhase(state, in), hasAnnotations(state.hasAnnotations) {}
 
   void apply();
 
@@ -54,18 +52,7 @@ private:
   std::optional<double> getConvertedIntegers(Operation *op) const;
   std::optional<RangeProblem> checkRanges(size_t i, FloatType type);
   std::optional<RangeProblem> checkValue(Value value, FloatType type);
-  ArrayRef<Value> getDataInputs(size_t i) const { return in.getDataInputs(i); }
-  std::optional<unsigned> findIndex(Operation *op,
-                                    std::optional<size_t> near = {}) const {
-    return state.findIndex(op, near);
-  }
 
-  PlanState &state;
-  const PlanInputs &in;
-  Operation *root;
-  const MixedPrecisionOptions &options;
-  SmallVector<Operation *> &ops;
-  SmallVector<OpInfo> &infos;
   bool hasAnnotations;
   /// The range analysis (null without it).
   std::unique_ptr<FloatRangeMap> rangeMap;

@@ -147,6 +147,31 @@ struct ColorTally {
   LogicalResult colored = success();
 };
 
+/// What a phase after collection reads, under the names its code uses: the
+/// plan's state and inputs.
+class PlanPhase {
+protected:
+  PlanPhase(PlanState &state, const PlanInputs &in)
+      : state(state), in(in), root(state.root), options(state.options),
+        ops(state.ops), infos(state.infos) {}
+
+  std::optional<unsigned> findIndex(Operation *op,
+                                    std::optional<size_t> near = {}) const {
+    return state.findIndex(op, near);
+  }
+  std::optional<unsigned> findNear(Operation *op, size_t near) const {
+    return state.findNear(op, near);
+  }
+  ArrayRef<Value> getDataInputs(size_t i) const { return in.getDataInputs(i); }
+
+  PlanState &state;
+  const PlanInputs &in;
+  Operation *root;
+  const MixedPrecisionOptions &options;
+  SmallVector<Operation *> &ops;
+  SmallVector<OpInfo> &infos;
+};
+
 //===----------------------------------------------------------------------===//
 // The phases
 //===----------------------------------------------------------------------===//

@@ -32,12 +32,11 @@ using namespace mlir::amp;
 using namespace mlir::amp::plan;
 
 namespace {
-class Sweeps {
+class Sweeps : PlanPhase {
 public:
-  Sweeps(PlanState &plan, const PlanInputs &in)
-      : plan(plan), in(in), root(plan.root), options(plan.options),
-        ops(plan.ops), infos(plan.infos), readers(in.readers),
-        constantSummary(plan.constantSummary) {}
+  Sweeps(PlanState &state, const PlanInputs &in)
+      : PlanPhase(state, in), readers(in.readers),
+        constantSummary(state.constantSummary) {}
 
   void forwardSweep();
   void countUses();
@@ -63,17 +62,9 @@ private:
   std::optional<unsigned> findResultIndex(Value value,
                                           std::optional<size_t> near) const;
   /// The state of `value` (made if absent) / null if it has none yet.
-  ValueState &state(Value value, std::optional<size_t> near);
+  ValueState &valueState(Value value, std::optional<size_t> near);
   const ValueState *findState(Value value, std::optional<size_t> near);
 
-  std::optional<unsigned> findIndex(Operation *op,
-                                    std::optional<size_t> near = {}) const {
-    return plan.findIndex(op, near);
-  }
-  std::optional<unsigned> findNear(Operation *op, size_t near) const {
-    return plan.findNear(op, near);
-  }
-  ArrayRef<Value> getDataInputs(size_t i) const { return in.getDataInputs(i); }
   ArrayRef<Operation *> getPayloadConstants(size_t i) const {
     return in.getPayloadConstants(i);
   }
@@ -81,15 +72,9 @@ private:
     return in.getReads(reader);
   }
   ArrayRef<unsigned> getAccumulatorOperands(size_t i) const {
-    return plan.getAccumulatorOperands(i);
+    return state.getAccumulatorOperands(i);
   }
 
-  PlanState &plan;
-  const PlanInputs &in;
-  Operation *root;
-  const MixedPrecisionOptions &options;
-  SmallVector<Operation *> &ops;
-  SmallVector<OpInfo> &infos;
   const std::vector<PlanInputs::Reader> &readers;
   RangeSummary &constantSummary;
   /// The states of the values the sweeps look at: that of the first result
@@ -160,7 +145,7 @@ Sweeps::findResultIndex(Value value, std::optional<size_t> near) const {
   return findIndex(def);
 }
 
-Sweeps::ValueState &Sweeps::state(Value value, std::optional<size_t> near) {
+Sweeps::ValueState &Sweeps::valueState(Value value, std::optional<size_t> near) {
   if (std::optional<unsigned> i = findResultIndex(value, near))
     return resultStates[*i];
   return values[value];
@@ -234,7 +219,7 @@ void Sweeps::forwardSweep() {
       d.lowPrecision = true;
       for (Value result : op->getResults())
         if (isConvertible(result)) {
-          ValueState &s = state(result, i);
+          ValueState &s = valueState(result, i);
           s.nativeLow = s.lowAvailable = d.outputType == target;
         }
       continue;
@@ -265,7 +250,7 @@ void Sweeps::forwardSweep() {
       for (Value result : op->getResults()) {
         if (!isConvertible(result))
           continue;
-        ValueState &s = state(result, i);
+        ValueState &s = valueState(result, i);
         s.nativeLow = native == target;
         s.lowAvailable = s.nativeLow || d.outputType == target;
       }
@@ -290,7 +275,7 @@ void Sweeps::forwardSweep() {
     for (Value result : op->getResults()) {
       if (!isConvertible(result))
         continue;
-      ValueState &s = state(result, i);
+      ValueState &s = valueState(result, i);
       s.nativeLow = s.lowAvailable = true;
     }
   }
@@ -312,7 +297,7 @@ void Sweeps::countUses() {
       if (entry.info >= 0)
         near = entry.info;
       for (Value value : reads) {
-        ValueState &s = state(value, near);
+        ValueState &s = valueState(value, near);
         if (isReturn && isLowAvailable(value, near))
           ++s.lowUses;
         else
@@ -322,10 +307,10 @@ void Sweeps::countUses() {
     }
     OpInfo &info = infos[entry.info];
     for (Value input : getDataInputs(entry.info))
-      ++state(input, entry.info).lowUses;
+      ++valueState(input, entry.info).lowUses;
     bool accumulateLow = info.decision.accumulateType == options.target;
     for (unsigned index : getAccumulatorOperands(entry.info)) {
-      ValueState &s = state(reader->getOperand(index), entry.info);
+      ValueState &s = valueState(reader->getOperand(index), entry.info);
       if (accumulateLow)
         ++s.lowUses;
       else
@@ -347,7 +332,7 @@ void Sweeps::backwardSweep() {
     for (Value result : op->getResults()) {
       if (!isConvertible(result))
         continue;
-      const ValueState &s = state(result, i);
+      const ValueState &s = valueState(result, i);
       anyLowUse |= s.lowUses != 0;
       costLow += s.highUses != 0;
     }
@@ -357,21 +342,21 @@ void Sweeps::backwardSweep() {
     llvm::SmallPtrSet<Value, 4> seen;
     for (Value input : dataInputs)
       if (seen.insert(input).second && !isFreeInFP32(input, i) &&
-          state(input, i).highUses == 0)
+          valueState(input, i).highUses == 0)
         ++costHigh;
     if (costHigh > costLow)
       continue;
     // Stay in FP32: the inputs are now read in FP32.
     d.lowPrecision = false;
     for (Value input : dataInputs) {
-      ValueState &s = state(input, i);
+      ValueState &s = valueState(input, i);
       --s.lowUses;
       ++s.highUses;
     }
     for (Value result : op->getResults()) {
       if (!isConvertible(result))
         continue;
-      ValueState &s = state(result, i);
+      ValueState &s = valueState(result, i);
       s.nativeLow = s.lowAvailable = false;
     }
   }

@@ -145,6 +145,10 @@ Value mlir::amp::createEmptyLike(OpBuilder &b, Location loc, Value like,
                                  type.getEncoding());
 }
 
+bool mlir::amp::isTosaOp(Operation *op) {
+  return op && isa_and_nonnull<tosa::TosaDialect>(op->getDialect());
+}
+
 bool mlir::amp::isOnlyReadBy(Value value, Operation *user) {
   return llvm::all_of(value.getUsers(),
                       [&](Operation *other) { return other == user; });

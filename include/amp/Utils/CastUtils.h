@@ -28,6 +28,10 @@ namespace amp {
 /// (no cast op accepts them).
 bool isCastableFloatType(Type type);
 
+/// True if `op` is a TOSA op (a value it makes or reads is cast with
+/// tosa.cast).
+bool isTosaOp(Operation *op);
+
 /// Returns true if `op` is a float-to-float cast: arith.extf, arith.truncf or
 /// a tosa.cast between float tensors.
 bool isFloatCast(Operation *op);
