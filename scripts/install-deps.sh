@@ -25,6 +25,7 @@ for p in "${packages[@]}"; do
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
+  "$(dirname "$0")/install-onnxruntime.sh"
   exit 0
 fi
 
@@ -51,3 +52,4 @@ if ! grep -q 'Candidate: [0-9]' <<<"$policy"; then
 fi
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "amp: installed ${missing[*]}"
+"$(dirname "$0")/install-onnxruntime.sh"

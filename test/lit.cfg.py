@@ -76,6 +76,7 @@ if not config.amp_use_sanitizer or runtime:
 tools = [
     "amp-compile-bench",
     ToolSubst("amp-import-onnx", unresolved="ignore"),
+    ToolSubst("amp-convert-onnx", unresolved="ignore"),
     ToolSubst("amp-onnx-fuzzer", unresolved="ignore"),
     "amp-opt",
     "amp-run",
@@ -273,3 +274,22 @@ onnx_testdata = "/usr/share/libonnx-testdata/data/node"
 if os.path.isdir(onnx_testdata):
     config.available_features.add("onnx-testdata")
 config.substitutions.append(("%onnx_testdata", onnx_testdata))
+
+# ONNX Runtime (issue 44): onnxruntime-node from the npm registry, which
+# scripts/install-onnxruntime.sh (run by `make check`) puts in .deps/.
+#   onnxruntime      node and the package are there; %ort-run runs a model
+#                    in ORT's CPU provider (scripts/ort-run.js).
+#   amp-convert-onnx the exporter was built.
+ort_modules = os.environ.get(
+    "AMP_ONNXRUNTIME_NODE_MODULES",
+    os.path.join(config.amp_src_root, ".deps", "onnxruntime", "node_modules"))
+node = shutil.which("node")
+if node and os.path.isfile(
+        os.path.join(ort_modules, "onnxruntime-node", "package.json")):
+    config.available_features.add("onnxruntime")
+config.substitutions.append(
+    ("%ort-run", "env NODE_PATH=%s %s %s" % (
+        ort_modules, node or "node",
+        os.path.join(config.amp_src_root, "scripts", "ort-run.js"))))
+if os.path.exists(os.path.join(config.amp_tools_dir, "amp-convert-onnx")):
+    config.available_features.add("amp-convert-onnx")

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GraphImporter.h"
+#include "OnnxImporter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -35,18 +36,26 @@ static constexpr int64_t kMaxInlineElements = 16;
 // NodeContext
 //===----------------------------------------------------------------------===//
 
-static Location getNodeLoc(MLIRContext &ctx, const Node &node) {
+static Location getNodeLoc(MLIRContext &ctx, const Model &model,
+                           const Node &node, bool withIndex) {
   std::string name = node.name.empty()
                          ? node.opType + ":" +
                                (node.outputs.empty() ? "" : node.outputs[0])
                          : node.name;
-  return NameLoc::get(StringAttr::get(&ctx, name));
+  StringAttr nameAttr = StringAttr::get(&ctx, name);
+  if (!withIndex)
+    return NameLoc::get(nameAttr);
+  unsigned index = static_cast<unsigned>(&node - model.nodes.data());
+  return NameLoc::get(nameAttr, FileLineColLoc::get(&ctx, kNodeIndexFile,
+                                                    index + 1, 0));
 }
 
 NodeContext::NodeContext(GraphImporter &importer, const Node &node,
                          int64_t opset)
     : node(node), opset(opset), b(importer.builder),
-      loc(getNodeLoc(importer.context, node)), importer(importer) {}
+      loc(getNodeLoc(importer.context, importer.model, node,
+                     importer.nodeIndexLocs)),
+      importer(importer) {}
 
 bool NodeContext::hasInput(unsigned i) const {
   return i < node.inputs.size() && !node.inputs[i].empty();
@@ -222,8 +231,10 @@ FailureOr<int64_t> NodeContext::normalizeAxis(int64_t axis,
 //===----------------------------------------------------------------------===//
 
 GraphImporter::GraphImporter(MLIRContext &context, const Model &model,
-                             std::vector<std::string> &errors)
-    : context(context), model(model), errors(errors), builder(&context) {}
+                             std::vector<std::string> &errors,
+                             bool nodeIndexLocs)
+    : context(context), model(model), errors(errors), builder(&context),
+      nodeIndexLocs(nodeIndexLocs) {}
 
 static std::string describeShape(ArrayRef<int64_t> shape) {
   std::string text;

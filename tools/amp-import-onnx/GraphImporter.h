@@ -144,8 +144,10 @@ const OpConverter *lookupOpConverter(llvm::StringRef opType);
 
 class GraphImporter {
 public:
+  /// With `nodeIndexLocs`, every op a node becomes is located at
+  /// `NameLoc(node name, kNodeIndexFile:(index + 1):0)`.
   GraphImporter(mlir::MLIRContext &context, const Model &model,
-                std::vector<std::string> &errors);
+                std::vector<std::string> &errors, bool nodeIndexLocs = false);
 
   /// Builds the module with one function named `entry`; null on error.
   mlir::OwningOpRef<mlir::ModuleOp> import(const std::string &entry);
@@ -177,6 +179,7 @@ private:
   /// input dimension, for the messages about dynamic dimensions.
   std::string shapeHint;
   unsigned blobCounter = 0;
+  bool nodeIndexLocs;
 };
 
 } // namespace onnximport

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnnxModel.h"
+#include "ProtoIO.h"
 
 #include "onnx/checker.h"
 #include "onnx/defs/schema.h"
@@ -365,12 +366,20 @@ void applyShapes(onnx::GraphProto &graph, const LoadOptions &options,
   }
 }
 
-void load(const void *data, size_t size, const LoadOptions &options,
-          Model &model) {
+void inlineExternalData(onnx::TensorProto &proto, const std::string &modelDir) {
+  Tensor tensor = convertTensor(proto, modelDir);
+  proto.clear_external_data();
+  proto.set_data_location(onnx::TensorProto::DEFAULT);
+  proto.set_raw_data(std::string(tensor.data.begin(), tensor.data.end()));
+}
+
+/// Parses the bytes and reads every external-data tensor into raw_data, so
+/// that the checker and shape inference see the values.
+void parse(const void *data, size_t size, const std::string &modelDir,
+           onnx::ModelProto &proto) {
   if (size > static_cast<size_t>(std::numeric_limits<int>::max()))
     fail("the model is larger than 2 GB; store its weights as ONNX external "
          "data");
-  onnx::ModelProto proto;
   {
     google::protobuf::io::CodedInputStream stream(
         static_cast<const uint8_t *>(data), static_cast<int>(size));
@@ -383,6 +392,21 @@ void load(const void *data, size_t size, const LoadOptions &options,
     fail("not an ONNX model (no graph; truncated or another format?)");
   if (proto.ir_version() <= 0)
     fail("not an ONNX model (no IR version; truncated or another format?)");
+  onnx::GraphProto &graph = *proto.mutable_graph();
+  for (onnx::TensorProto &init : *graph.mutable_initializer())
+    if (init.data_location() == onnx::TensorProto::EXTERNAL)
+      inlineExternalData(init, modelDir);
+  for (onnx::NodeProto &node : *graph.mutable_node())
+    for (onnx::AttributeProto &attr : *node.mutable_attribute())
+      if (attr.has_t() &&
+          attr.t().data_location() == onnx::TensorProto::EXTERNAL)
+        inlineExternalData(*attr.mutable_t(), modelDir);
+}
+
+void load(const void *data, size_t size, const LoadOptions &options,
+          Model &model) {
+  onnx::ModelProto proto;
+  parse(data, size, options.modelDir, proto);
 
   model.irVersion = proto.ir_version();
   model.producer = proto.producer_name();
@@ -401,27 +425,9 @@ void load(const void *data, size_t size, const LoadOptions &options,
   onnx::GraphProto &graph = *proto.mutable_graph();
   model.graphName = graph.name();
 
-  // External data first: the checker and shape inference see the values.
   std::set<std::string> initializerNames;
-  for (onnx::TensorProto &init : *graph.mutable_initializer()) {
+  for (const onnx::TensorProto &init : graph.initializer())
     initializerNames.insert(init.name());
-    if (init.data_location() == onnx::TensorProto::EXTERNAL) {
-      Tensor tensor = convertTensor(init, options.modelDir);
-      init.clear_external_data();
-      init.set_data_location(onnx::TensorProto::DEFAULT);
-      init.set_raw_data(std::string(tensor.data.begin(), tensor.data.end()));
-    }
-  }
-  for (onnx::NodeProto &node : *graph.mutable_node())
-    for (onnx::AttributeProto &attr : *node.mutable_attribute())
-      if (attr.has_t() &&
-          attr.t().data_location() == onnx::TensorProto::EXTERNAL) {
-        Tensor tensor = convertTensor(attr.t(), options.modelDir);
-        attr.mutable_t()->clear_external_data();
-        attr.mutable_t()->set_data_location(onnx::TensorProto::DEFAULT);
-        attr.mutable_t()->set_raw_data(
-            std::string(tensor.data.begin(), tensor.data.end()));
-      }
 
   applyShapes(graph, options, initializerNames);
 
@@ -466,6 +472,21 @@ void load(const void *data, size_t size, const LoadOptions &options,
 }
 
 } // namespace
+
+bool amp::onnximport::parseModelProto(const void *data, size_t size,
+                                      const std::string &modelDir,
+                                      onnx::ModelProto &proto,
+                                      std::string &error) {
+  try {
+    parse(data, size, modelDir, proto);
+    return true;
+  } catch (const LoadError &e) {
+    error = e.message;
+  } catch (const std::exception &e) {
+    error = std::string("cannot read the model: ") + e.what();
+  }
+  return false;
+}
 
 bool amp::onnximport::loadModel(const void *data, size_t size,
                                 const LoadOptions &options, Model &model,

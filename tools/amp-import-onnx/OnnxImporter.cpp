@@ -39,7 +39,7 @@ OwningOpRef<ModuleOp> amp::onnximport::importOnnxModel(
     warnings->insert(warnings->end(), model.warnings.begin(),
                      model.warnings.end());
   context.loadAllAvailableDialects();
-  GraphImporter importer(context, model, errors);
+  GraphImporter importer(context, model, errors, options.nodeIndexLocs);
   OwningOpRef<ModuleOp> module = importer.import(options.entry);
   if (!module)
     return nullptr;
@@ -60,3 +60,40 @@ OwningOpRef<ModuleOp> amp::onnximport::importOnnxModel(
   }
   return module;
 }
+
+std::optional<unsigned> amp::onnximport::getOnnxNodeIndex(Location loc) {
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    for (Location part : fused.getLocations())
+      if (std::optional<unsigned> index = getOnnxNodeIndex(part))
+        return index;
+    return std::nullopt;
+  }
+  auto name = dyn_cast<NameLoc>(loc);
+  if (!name)
+    return std::nullopt;
+  auto file = dyn_cast<FileLineColLoc>(name.getChildLoc());
+  if (!file || file.getFilename() != kNodeIndexFile || file.getLine() == 0)
+    return std::nullopt;
+  return file.getLine() - 1;
+}
+
+bool amp::onnximport::parseShapeOption(
+    StringRef text, std::pair<std::string, std::vector<int64_t>> &result) {
+  size_t colon = text.rfind(':');
+  if (colon == StringRef::npos || colon == 0)
+    return false;
+  result.first = text.take_front(colon).str();
+  StringRef dims = text.drop_front(colon + 1);
+  if (dims.empty())
+    return true; // A scalar.
+  SmallVector<StringRef> parts;
+  dims.split(parts, 'x');
+  for (StringRef part : parts) {
+    int64_t d;
+    if (part.getAsInteger(10, d) || d < 0)
+      return false;
+    result.second.push_back(d);
+  }
+  return true;
+}
+

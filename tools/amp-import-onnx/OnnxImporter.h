@@ -20,7 +20,9 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,7 +38,22 @@ struct ImportOptions {
   /// Name of the function (default: the graph's name).
   std::string entry;
   LoadOptions load;
+  /// Locate each op at its node's index as well as its name (see
+  /// getOnnxNodeIndex), for tools that map decisions back to the graph.
+  bool nodeIndexLocs = false;
 };
+
+/// Parses a --shape value, NAME:AxBxC (the name may itself contain ':';
+/// no dimensions: a scalar).
+bool parseShapeOption(llvm::StringRef text,
+                      std::pair<std::string, std::vector<int64_t>> &result);
+
+/// The file name of the locations that carry a node's index.
+constexpr const char *kNodeIndexFile = "onnx-node";
+
+/// The index (in the graph's node list) of the node `loc` was imported
+/// from, if the module was imported with `nodeIndexLocs`.
+std::optional<unsigned> getOnnxNodeIndex(mlir::Location loc);
 
 /// Registers the dialects the importer creates.
 void registerImportDialects(mlir::DialectRegistry &registry);

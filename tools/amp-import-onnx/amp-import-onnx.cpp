@@ -61,27 +61,6 @@ static llvm::cl::opt<bool>
     quiet("quiet", llvm::cl::desc("Do not print warnings"),
           llvm::cl::cat(category));
 
-/// Parses NAME:AxBxC (the name may itself contain ':').
-static bool parseShape(StringRef text,
-                       std::pair<std::string, std::vector<int64_t>> &result) {
-  size_t colon = text.rfind(':');
-  if (colon == StringRef::npos || colon == 0)
-    return false;
-  result.first = text.take_front(colon).str();
-  StringRef dims = text.drop_front(colon + 1);
-  if (dims.empty())
-    return true; // A scalar.
-  SmallVector<StringRef> parts;
-  dims.split(parts, 'x');
-  for (StringRef part : parts) {
-    int64_t d;
-    if (part.getAsInteger(10, d) || d < 0)
-      return false;
-    result.second.push_back(d);
-  }
-  return true;
-}
-
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::cl::HideUnrelatedOptions(category);
@@ -107,7 +86,7 @@ int main(int argc, char **argv) {
   options.entry = entry;
   for (const std::string &text : shapes) {
     std::pair<std::string, std::vector<int64_t>> shape;
-    if (!parseShape(text, shape)) {
+    if (!parseShapeOption(text, shape)) {
       llvm::errs() << "amp-import-onnx: error: --shape=" << text
                    << ": expected INPUT:DIMS, e.g. input:1x3x224x224\n";
       return 2;

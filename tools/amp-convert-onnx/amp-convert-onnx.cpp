@@ -1,0 +1,229 @@
+//===- amp-convert-onnx.cpp - FP32 ONNX in, mixed-precision ONNX out ------===//
+//
+// Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+//   amp-convert-onnx model.onnx -o model.mixed.onnx [--target-type=bf16]
+//
+// Imports the model, lets --amp-plan-precision decide, and writes amp's
+// decisions into a copy of the original graph as element types and Cast
+// nodes: a strongly typed model for TensorRT or ONNX Runtime
+// (docs/onnx.md, "Mixed precision out"). Exit codes: 0 written, 1 the model
+// cannot be converted (every reason is printed), 2 bad command line or I/O
+// error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Decisions.h"
+#include "OnnxExport.h"
+#include "OnnxImporter.h"
+
+#include "amp/IR/AmpDialect.h"
+#include "amp/InitAmp.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace ::amp::onnxexport;
+namespace onnximport = ::amp::onnximport;
+
+static llvm::cl::OptionCategory category("amp-convert-onnx options");
+
+static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
+                                            llvm::cl::desc("<model.onnx>"),
+                                            llvm::cl::cat(category));
+static llvm::cl::opt<std::string>
+    outputFile("o", llvm::cl::desc("The mixed-precision model to write"),
+               llvm::cl::value_desc("file"), llvm::cl::cat(category));
+static llvm::cl::opt<std::string>
+    targetType("target-type",
+               llvm::cl::desc("16-bit type: f16 (default) or bf16"),
+               llvm::cl::init("f16"), llvm::cl::cat(category));
+static llvm::cl::opt<std::string> planOptions(
+    "mixed-precision-options",
+    llvm::cl::desc("Options of --amp-plan-precision, as amp-opt takes them "
+                   "(e.g. \"ranges=r.json red=MatMul\"); see "
+                   "docs/mixed-precision.md"),
+    llvm::cl::value_desc("options"), llvm::cl::cat(category));
+static llvm::cl::opt<bool> keepIoTypes(
+    "keep-io-types",
+    llvm::cl::desc("Keep graph inputs and outputs FP32, with Casts at the "
+                   "boundary (default true; false: they take the type their "
+                   "readers and producers use)"),
+    llvm::cl::init(true), llvm::cl::cat(category));
+static llvm::cl::list<std::string>
+    shapes("shape",
+           llvm::cl::desc("Static shape of an input for the analysis, as "
+                          "amp-import-onnx takes it (the written model keeps "
+                          "its declared shapes)"),
+           llvm::cl::value_desc("input:dims"), llvm::cl::cat(category));
+static llvm::cl::opt<std::string> savePlan(
+    "save-plan",
+    llvm::cl::desc("Also write the imported model with amp's decisions "
+                   "(--amp-plan-precision's output) here, for amp-run"),
+    llvm::cl::value_desc("file.mlir"), llvm::cl::cat(category));
+static llvm::cl::opt<bool> quiet("quiet",
+                                 llvm::cl::desc("Print errors only"),
+                                 llvm::cl::cat(category));
+
+static int fail(const llvm::Twine &message, int code) {
+  llvm::errs() << "amp-convert-onnx: error: " << message << "\n";
+  return code;
+}
+
+static std::string formatBytes(int64_t bytes) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (bytes >= (int64_t(1) << 20))
+    os << llvm::format("%.1f MiB", bytes / double(1 << 20));
+  else
+    os << llvm::format("%.1f KiB", bytes / 1024.0);
+  return text;
+}
+
+static void printSummary(const ExportStats &stats) {
+  llvm::errs() << "amp-convert-onnx: " << stats.nodesLow << " of "
+               << stats.nodes << " nodes in " << targetType << "; "
+               << stats.castsAdded << " Cast nodes added";
+  if (stats.castsRetargeted)
+    llvm::errs() << ", " << stats.castsRetargeted << " retargeted";
+  llvm::errs() << "; float initializers "
+               << formatBytes(stats.initializerBytesBefore) << " -> "
+               << formatBytes(stats.initializerBytesAfter);
+  if (stats.initializersCopied)
+    llvm::errs() << " (" << stats.initializersCopied
+                 << " kept in FP32 with a 16-bit copy for their 16-bit "
+                    "readers)";
+  llvm::errs() << "; inputs and outputs "
+               << (keepIoTypes ? "FP32" : "as computed") << "\n";
+  if (stats.keptFp32.empty())
+    return;
+  llvm::errs() << "amp-convert-onnx: warning: " << stats.keptFp32.size()
+               << " node(s) stay FP32: amp runs them in " << targetType
+               << " but their op has no " << targetType
+               << " form at the model's opset:";
+  for (const std::string &node : stats.keptFp32)
+    llvm::errs() << " " << node;
+  llvm::errs() << "\n";
+}
+
+/// Imports `bytes` with node-index locations and plans it; null on error
+/// (printed).
+static OwningOpRef<ModuleOp> importAndPlan(MLIRContext &context,
+                                           StringRef bytes,
+                                           const std::string &modelDir,
+                                           std::string &options) {
+  onnximport::ImportOptions importOptions;
+  importOptions.load.modelDir = modelDir;
+  importOptions.nodeIndexLocs = true;
+  for (const std::string &text : shapes) {
+    std::pair<std::string, std::vector<int64_t>> shape;
+    if (!onnximport::parseShapeOption(text, shape)) {
+      fail("--shape=" + text + ": expected INPUT:DIMS, e.g. input:1x3x224x224",
+           2);
+      return nullptr;
+    }
+    importOptions.load.shapes.push_back(shape);
+  }
+  std::vector<std::string> errors, warnings;
+  OwningOpRef<ModuleOp> module = onnximport::importOnnxModel(
+      context, ArrayRef<char>(bytes.data(), bytes.size()), importOptions,
+      errors, &warnings);
+  if (!quiet)
+    for (const std::string &warning : warnings)
+      llvm::errs() << "amp-convert-onnx: warning: " << warning << "\n";
+  if (!module) {
+    for (const std::string &error : errors)
+      fail(inputFile + ": " + error, 1);
+    return nullptr;
+  }
+  std::string error;
+  if (failed(runPlan(*module, options, error))) {
+    fail("--mixed-precision-options=\"" + planOptions + "\": " + error, 1);
+    return nullptr;
+  }
+  return module;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  llvm::cl::HideUnrelatedOptions(category);
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv,
+      "amp-convert-onnx: FP32 ONNX model -> mixed-precision ONNX model, with "
+      "amp's decisions\n\n"
+      "  amp-convert-onnx model.onnx -o model.mixed.onnx\n"
+      "  amp-convert-onnx model.onnx -o model.mixed.onnx --target-type=bf16\n");
+  if (inputFile.empty())
+    return fail("no model file given (see --help)", 2);
+  if (outputFile.empty())
+    return fail("no output file given (-o model.mixed.onnx)", 2);
+  if (targetType != "f16" && targetType != "bf16")
+    return fail("--target-type=" + targetType + ": expected f16 or bf16", 2);
+
+  auto buffer = llvm::MemoryBuffer::getFile(inputFile, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return fail("cannot read '" + inputFile +
+                    "': " + buffer.getError().message(),
+                2);
+  SmallString<256> dir(inputFile);
+  llvm::sys::fs::make_absolute(dir);
+  llvm::sys::path::remove_filename(dir);
+
+  DialectRegistry registry;
+  onnximport::registerImportDialects(registry);
+  mlir::amp::registerAmpDialects(registry);
+  mlir::amp::registerAmpPasses();
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  std::string options = "target-type=" + targetType;
+  if (!planOptions.empty())
+    options += " " + planOptions;
+  StringRef bytes = (*buffer)->getBuffer();
+  OwningOpRef<ModuleOp> module =
+      importAndPlan(context, bytes, std::string(dir), options);
+  if (!module)
+    return 1;
+  FloatType target = targetType == "bf16"
+                         ? FloatType(BFloat16Type::get(&context))
+                         : FloatType(Float16Type::get(&context));
+  NodeTypes nodeTypes = collectNodeTypes(*module, target);
+  if (!savePlan.empty()) {
+    alignPlanWithNodes(*module, nodeTypes);
+    std::string error;
+    auto file = mlir::openOutputFile(savePlan, &error);
+    if (!file)
+      return fail(error, 2);
+    module->print(file->os());
+    file->keep();
+  }
+  ExportOptions exportOptions;
+  exportOptions.modelDir = std::string(dir);
+  exportOptions.keepIoTypes = keepIoTypes;
+  exportOptions.convertFloats = [&](const float *values, size_t n,
+                                    int32_t type, uint16_t *out) {
+    return convertFloatsAsAmp(context, values, n, type, out);
+  };
+  ExportStats stats;
+  std::string error;
+  if (!writeMixedModel(bytes.data(), bytes.size(), nodeTypes, exportOptions,
+                       outputFile, stats, error))
+    return fail(inputFile + ": " + error, 1);
+  if (!quiet)
+    printSummary(stats);
+  return 0;
+}
