@@ -95,6 +95,15 @@ bool isFreeSlot(const onnx::OpSchema *schema, bool input, int index,
   return false;
 }
 
+/// The version of `domain` the model imports (0 if none).
+int getOpset(const onnx::ModelProto &model, const std::string &domain) {
+  for (const auto &opset : model.opset_import())
+    if (opset.domain() == domain ||
+        (domain.empty() && opset.domain() == "ai.onnx"))
+      return static_cast<int>(opset.version());
+  return 0;
+}
+
 class Rewriter {
 public:
   Rewriter(onnx::ModelProto &model, const NodeTypes &nodeTypes,
@@ -120,18 +129,9 @@ private:
     int32_t type;
   };
 
-  int64_t getOpset(const std::string &domain) const {
-    for (const auto &opset : model.opset_import())
-      if (opset.domain() == domain ||
-          (domain.empty() && opset.domain() == "ai.onnx"))
-        return opset.version();
-    return 0;
-  }
-
   const onnx::OpSchema *getSchema(const onnx::NodeProto &node) const {
-    return onnx::OpSchemaRegistry::Schema(node.op_type(),
-                                          static_cast<int>(getOpset(node.domain())),
-                                          node.domain());
+    return onnx::OpSchemaRegistry::Schema(
+        node.op_type(), getOpset(model, node.domain()), node.domain());
   }
 
   bool isFloat(const std::string &name) const {
@@ -593,7 +593,18 @@ void Rewriter::rebuild() {
 /// every value typed) then hold, or the export is a bug.
 void checkResult(onnx::ModelProto &model) {
   onnx::GraphProto &graph = *model.mutable_graph();
-  graph.clear_value_info();
+  // Shape inference cannot type the outputs of ops without a schema (other
+  // domains): their declared types stay, the others are inferred anew.
+  std::set<std::string> opaqueOutputs;
+  for (const auto &node : graph.node())
+    if (!onnx::OpSchemaRegistry::Schema(node.op_type(), getOpset(model, node.domain()),
+                                        node.domain()))
+      opaqueOutputs.insert(node.output().begin(), node.output().end());
+  google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> kept;
+  for (const auto &info : graph.value_info())
+    if (opaqueOutputs.count(info.name()))
+      *kept.Add() = info;
+  graph.mutable_value_info()->Swap(&kept);
   try {
     onnx::ShapeInferenceOptions inference(/*check_type=*/true,
                                           /*error_mode=*/1,
@@ -647,6 +658,12 @@ void exportModel(const void *data, size_t size, const NodeTypes &nodeTypes,
     fail("internal error: decisions for " + std::to_string(nodeTypes.size()) +
          " nodes, the graph has " +
          std::to_string(model.graph().node_size()));
+  for (const onnx::NodeProto &node : model.graph().node())
+    for (const onnx::AttributeProto &attr : node.attribute())
+      if (attr.has_g() || attr.graphs_size())
+        fail("node '" + node.name() + "' (" + node.op_type() +
+             ") has a subgraph; models with subgraphs (If, Loop, Scan) are "
+             "not converted yet");
   Rewriter(model, nodeTypes, options, stats).run();
   checkResult(model);
   if (model.ByteSizeLong() >

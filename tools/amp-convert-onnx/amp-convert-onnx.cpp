@@ -26,6 +26,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -74,6 +75,12 @@ static llvm::cl::opt<std::string> savePlan(
     llvm::cl::desc("Also write the imported model with amp's decisions "
                    "(--amp-plan-precision's output) here, for amp-run"),
     llvm::cl::value_desc("file.mlir"), llvm::cl::cat(category));
+static llvm::cl::opt<std::string> nodeTypesFile(
+    "node-types",
+    llvm::cl::desc("Write these per-node types instead of amp's decisions: "
+                   "one line per node, 'INDEX f32|f16|bf16|follow' (index in "
+                   "the graph's node list); for comparisons and overrides"),
+    llvm::cl::value_desc("file"), llvm::cl::cat(category));
 static llvm::cl::opt<bool> quiet("quiet",
                                  llvm::cl::desc("Print errors only"),
                                  llvm::cl::cat(category));
@@ -124,10 +131,13 @@ static void printSummary(const ExportStats &stats) {
 static OwningOpRef<ModuleOp> importAndPlan(MLIRContext &context,
                                            StringRef bytes,
                                            const std::string &modelDir,
-                                           std::string &options) {
+                                           std::string &options,
+                                           std::vector<onnximport::OpaqueNode> &opaque) {
   onnximport::ImportOptions importOptions;
   importOptions.load.modelDir = modelDir;
   importOptions.nodeIndexLocs = true;
+  importOptions.opaqueUnsupported = true;
+  importOptions.opaqueNodes = &opaque;
   for (const std::string &text : shapes) {
     std::pair<std::string, std::vector<int64_t>> shape;
     if (!onnximport::parseShapeOption(text, shape)) {
@@ -155,6 +165,79 @@ static OwningOpRef<ModuleOp> importAndPlan(MLIRContext &context,
     return nullptr;
   }
   return module;
+}
+
+/// amp's decisions: import, plan, read back per node (and, with
+/// --save-plan, write the plan as the file will compute it). Returns 0 or
+/// the exit code.
+static int decide(MLIRContext &context, StringRef bytes,
+                  const std::string &dir, NodeTypes &nodeTypes) {
+  std::string options = "target-type=" + targetType;
+  if (!planOptions.empty())
+    options += " " + planOptions;
+  std::vector<onnximport::OpaqueNode> opaque;
+  OwningOpRef<ModuleOp> module =
+      importAndPlan(context, bytes, dir, options, opaque);
+  if (!module)
+    return 1;
+  FloatType target = targetType == "bf16"
+                         ? FloatType(BFloat16Type::get(&context))
+                         : FloatType(Float16Type::get(&context));
+  nodeTypes = collectNodeTypes(*module, target);
+  // Nodes amp does not import stay FP32, with Casts around them: the
+  // user's runtime may know them (custom ops, LSTM, NonMaxSuppression).
+  for (const onnximport::OpaqueNode &node : opaque) {
+    if (node.index >= nodeTypes.size())
+      nodeTypes.resize(node.index + 1, 0);
+    nodeTypes[node.index] = onnximport::kFloat;
+  }
+  if (!opaque.empty() && !quiet) {
+    llvm::errs() << "amp-convert-onnx: warning: " << opaque.size()
+                 << " node(s) amp does not import stay FP32, with Casts "
+                    "around them:";
+    for (const onnximport::OpaqueNode &node : opaque)
+      llvm::errs() << " " << node.description;
+    llvm::errs() << "\n";
+  }
+  if (savePlan.empty())
+    return 0;
+  alignPlanWithNodes(*module, nodeTypes);
+  std::string error;
+  auto file = mlir::openOutputFile(savePlan, &error);
+  if (!file)
+    return fail(error, 2);
+  module->print(file->os());
+  file->keep();
+  return 0;
+}
+
+/// Reads --node-types: one line per node, "INDEX TYPE" with TYPE f32, f16,
+/// bf16 or follow; nodes not listed follow their inputs.
+static bool readNodeTypes(const std::string &path, NodeTypes &types) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer) {
+    fail("cannot read '" + path + "': " + buffer.getError().message(), 2);
+    return false;
+  }
+  SmallVector<StringRef> lines;
+  (*buffer)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+  for (auto [n, line] : llvm::enumerate(lines)) {
+    auto [indexText, typeText] = line.trim().split(' ');
+    unsigned index;
+    static const llvm::StringMap<int32_t> kTypes = {
+        {"f32", onnximport::kFloat}, {"f16", onnximport::kFloat16},
+        {"bf16", onnximport::kBFloat16}, {"follow", 0}};
+    auto type = kTypes.find(typeText.trim());
+    if (indexText.getAsInteger(10, index) || type == kTypes.end()) {
+      fail(path + ":" + Twine(n + 1) + ": expected 'INDEX f32|f16|bf16|follow'",
+           2);
+      return false;
+    }
+    if (index >= types.size())
+      types.resize(index + 1, 0);
+    types[index] = type->second;
+  }
+  return true;
 }
 
 int main(int argc, char **argv) {
@@ -190,26 +273,13 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
-  std::string options = "target-type=" + targetType;
-  if (!planOptions.empty())
-    options += " " + planOptions;
   StringRef bytes = (*buffer)->getBuffer();
-  OwningOpRef<ModuleOp> module =
-      importAndPlan(context, bytes, std::string(dir), options);
-  if (!module)
-    return 1;
-  FloatType target = targetType == "bf16"
-                         ? FloatType(BFloat16Type::get(&context))
-                         : FloatType(Float16Type::get(&context));
-  NodeTypes nodeTypes = collectNodeTypes(*module, target);
-  if (!savePlan.empty()) {
-    alignPlanWithNodes(*module, nodeTypes);
-    std::string error;
-    auto file = mlir::openOutputFile(savePlan, &error);
-    if (!file)
-      return fail(error, 2);
-    module->print(file->os());
-    file->keep();
+  NodeTypes nodeTypes;
+  if (!nodeTypesFile.empty()) {
+    if (!readNodeTypes(nodeTypesFile, nodeTypes))
+      return 2;
+  } else if (int code = decide(context, bytes, std::string(dir), nodeTypes)) {
+    return code;
   }
   ExportOptions exportOptions;
   exportOptions.modelDir = std::string(dir);

@@ -232,9 +232,9 @@ FailureOr<int64_t> NodeContext::normalizeAxis(int64_t axis,
 
 GraphImporter::GraphImporter(MLIRContext &context, const Model &model,
                              std::vector<std::string> &errors,
-                             bool nodeIndexLocs)
+                             bool nodeIndexLocs, bool opaqueUnsupported)
     : context(context), model(model), errors(errors), builder(&context),
-      nodeIndexLocs(nodeIndexLocs) {}
+      nodeIndexLocs(nodeIndexLocs), opaqueUnsupported(opaqueUnsupported) {}
 
 static std::string describeShape(ArrayRef<int64_t> shape) {
   std::string text;
@@ -255,6 +255,10 @@ LogicalResult GraphImporter::checkOps() {
                         "opset " + std::to_string(opset);
     const OpConverter *converter =
         node.domain.empty() ? lookupOpConverter(node.opType) : nullptr;
+    if (opaqueUnsupported && (!converter || opset < converter->minOpset)) {
+      opaqueNodes.push_back(static_cast<unsigned>(&node - model.nodes.data()));
+      continue;
+    }
     if (!converter)
       unsupported.push_back(node.opType + " (" + where + ")");
     else if (opset < converter->minOpset)
@@ -501,15 +505,20 @@ OwningOpRef<ModuleOp> GraphImporter::import(const std::string &entry) {
     argTypes.push_back(
         RankedTensorType::get(shape, convertDType(&context, input.type.dtype)));
   }
+  std::vector<std::string> argNames;
+  for (const ValueInfo &input : model.inputs)
+    argNames.push_back(input.name);
+  if (failed(addOpaqueArguments(argTypes, argNames)))
+    return nullptr;
   std::string name = entry.empty() ? getFunctionName(model.graphName) : entry;
   auto func = func::FuncOp::create(builder, fileLoc, name,
                                    builder.getFunctionType(argTypes, {}));
   Block *body = func.addEntryBlock();
   builder.setInsertionPointToEnd(body);
-  for (size_t i = 0; i < model.inputs.size(); ++i) {
+  for (size_t i = 0; i < argNames.size(); ++i) {
     body->getArgument(i).setLoc(
-        NameLoc::get(StringAttr::get(&context, model.inputs[i].name)));
-    values[model.inputs[i].name] = body->getArgument(i);
+        NameLoc::get(StringAttr::get(&context, argNames[i])));
+    values[argNames[i]] = body->getArgument(i);
   }
   for (const Tensor &init : model.initializers) {
     if (!convertDType(&context, init.dtype)) {
@@ -521,9 +530,16 @@ OwningOpRef<ModuleOp> GraphImporter::import(const std::string &entry) {
       constants[init.name] = init;
   }
 
-  for (const Node &node : model.nodes)
+  size_t nextOpaque = 0;
+  for (const Node &node : model.nodes) {
+    if (nextOpaque < opaqueNodes.size() &&
+        opaqueNodes[nextOpaque] == &node - model.nodes.data()) {
+      ++nextOpaque;
+      continue;
+    }
     if (failed(convertNode(node)))
       return nullptr;
+  }
 
   SmallVector<Value> results;
   for (const ValueInfo &output : model.outputs) {
@@ -547,7 +563,54 @@ OwningOpRef<ModuleOp> GraphImporter::import(const std::string &entry) {
     }
     results.push_back(value);
   }
+  addOpaqueResults(results);
   func::ReturnOp::create(builder, fileLoc, results);
   func.setType(builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
   return module;
+}
+
+LogicalResult
+GraphImporter::addOpaqueArguments(SmallVectorImpl<Type> &argTypes,
+                                  std::vector<std::string> &argNames) {
+  for (unsigned index : opaqueNodes) {
+    const Node &node = model.nodes[index];
+    for (const std::string &output : node.outputs) {
+      if (output.empty())
+        continue;
+      std::string what = "the output '" + output + "' of node '" + node.name +
+                         "' (" + node.opType + ", which amp does not import)";
+      auto it = model.valueTypes.find(output);
+      if (it == model.valueTypes.end() || !it->second.isTensor ||
+          !it->second.hasShape ||
+          llvm::any_of(it->second.dims, [](int64_t d) { return d < 0; })) {
+        addError(what + " has no static shape from ONNX shape inference; "
+                 "amp needs one to analyze the nodes after it (give the "
+                 "graph inputs static shapes with --shape, or declare the "
+                 "output's shape in value_info)");
+        return failure();
+      }
+      Type element = convertDType(&context, it->second.dtype);
+      if (!element) {
+        addError(what + " has unsupported element type '" +
+                 getDTypeName(it->second.dtype) + "'");
+        return failure();
+      }
+      argTypes.push_back(RankedTensorType::get(it->second.dims, element));
+      argNames.push_back(output);
+    }
+  }
+  return success();
+}
+
+void GraphImporter::addOpaqueResults(SmallVectorImpl<Value> &results) {
+  llvm::SmallPtrSet<void *, 8> seen;
+  for (unsigned index : opaqueNodes)
+    for (const std::string &input : model.nodes[index].inputs) {
+      auto it = values.find(input);
+      if (input.empty() || it == values.end() || constants.count(input) ||
+          isa<BlockArgument>(it->second) ||
+          !seen.insert(it->second.getAsOpaquePointer()).second)
+        continue;
+      results.push_back(it->second);
+    }
 }

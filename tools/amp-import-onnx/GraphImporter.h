@@ -146,8 +146,14 @@ class GraphImporter {
 public:
   /// With `nodeIndexLocs`, every op a node becomes is located at
   /// `NameLoc(node name, kNodeIndexFile:(index + 1):0)`.
+  /// With `opaqueUnsupported`, nodes without a converter become gaps (see
+  /// ImportOptions::opaqueUnsupported).
   GraphImporter(mlir::MLIRContext &context, const Model &model,
-                std::vector<std::string> &errors, bool nodeIndexLocs = false);
+                std::vector<std::string> &errors, bool nodeIndexLocs = false,
+                bool opaqueUnsupported = false);
+
+  /// The indices of the nodes left as gaps, in graph order.
+  const std::vector<unsigned> &getOpaqueNodes() const { return opaqueNodes; }
 
   /// Builds the module with one function named `entry`; null on error.
   mlir::OwningOpRef<mlir::ModuleOp> import(const std::string &entry);
@@ -178,8 +184,15 @@ private:
   /// "--shape (e.g. --shape=x:1x16)": the options that fix every symbolic
   /// input dimension, for the messages about dynamic dimensions.
   std::string shapeHint;
+  /// The arguments and results that stand for the gaps' outputs and inputs.
+  mlir::LogicalResult addOpaqueArguments(llvm::SmallVectorImpl<Type> &argTypes,
+                                         std::vector<std::string> &argNames);
+  void addOpaqueResults(llvm::SmallVectorImpl<Value> &results);
+
   unsigned blobCounter = 0;
   bool nodeIndexLocs;
+  bool opaqueUnsupported;
+  std::vector<unsigned> opaqueNodes;
 };
 
 } // namespace onnximport

@@ -471,14 +471,11 @@ void load(const void *data, size_t size, const LoadOptions &options,
   }
 }
 
-} // namespace
-
-bool amp::onnximport::parseModelProto(const void *data, size_t size,
-                                      const std::string &modelDir,
-                                      onnx::ModelProto &proto,
-                                      std::string &error) {
+/// Runs `fn`; an exception becomes a message in `error` and false.
+template <typename Fn>
+bool catchErrors(Fn fn, std::string &error) {
   try {
-    parse(data, size, modelDir, proto);
+    fn();
     return true;
   } catch (const LoadError &e) {
     error = e.message;
@@ -488,16 +485,17 @@ bool amp::onnximport::parseModelProto(const void *data, size_t size,
   return false;
 }
 
+} // namespace
+
+bool amp::onnximport::parseModelProto(const void *data, size_t size,
+                                      const std::string &modelDir,
+                                      onnx::ModelProto &proto,
+                                      std::string &error) {
+  return catchErrors([&] { parse(data, size, modelDir, proto); }, error);
+}
+
 bool amp::onnximport::loadModel(const void *data, size_t size,
                                 const LoadOptions &options, Model &model,
                                 std::string &error) {
-  try {
-    load(data, size, options, model);
-    return true;
-  } catch (const LoadError &e) {
-    error = e.message;
-  } catch (const std::exception &e) {
-    error = std::string("cannot read the model: ") + e.what();
-  }
-  return false;
+  return catchErrors([&] { load(data, size, options, model); }, error);
 }

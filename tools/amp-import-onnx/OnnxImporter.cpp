@@ -39,8 +39,17 @@ OwningOpRef<ModuleOp> amp::onnximport::importOnnxModel(
     warnings->insert(warnings->end(), model.warnings.begin(),
                      model.warnings.end());
   context.loadAllAvailableDialects();
-  GraphImporter importer(context, model, errors, options.nodeIndexLocs);
+  GraphImporter importer(context, model, errors, options.nodeIndexLocs,
+                         options.opaqueUnsupported);
   OwningOpRef<ModuleOp> module = importer.import(options.entry);
+  if (options.opaqueNodes)
+    for (unsigned index : importer.getOpaqueNodes()) {
+      const Node &node = model.nodes[index];
+      options.opaqueNodes->push_back(
+          {index, node.name + " (" +
+                      (node.domain.empty() ? "" : node.domain + ".") +
+                      node.opType + ")"});
+    }
   if (!module)
     return nullptr;
   // The converters build valid IR for every model they accept; a verifier

@@ -34,6 +34,13 @@ class MLIRContext;
 namespace amp {
 namespace onnximport {
 
+/// A node left as a gap in the function (ImportOptions::opaqueUnsupported).
+struct OpaqueNode {
+  unsigned index;
+  /// "name (OpType)", with the domain for ops outside the default one.
+  std::string description;
+};
+
 struct ImportOptions {
   /// Name of the function (default: the graph's name).
   std::string entry;
@@ -41,6 +48,12 @@ struct ImportOptions {
   /// Locate each op at its node's index as well as its name (see
   /// getOnnxNodeIndex), for tools that map decisions back to the graph.
   bool nodeIndexLocs = false;
+  /// Nodes of ops the importer does not know do not stop the import: each
+  /// becomes a gap in the function, its outputs extra arguments and its
+  /// computed inputs extra results (after the graph's own), and its index
+  /// is appended to `*opaqueNodes` (which must then be given).
+  bool opaqueUnsupported = false;
+  std::vector<OpaqueNode> *opaqueNodes = nullptr;
 };
 
 /// Parses a --shape value, NAME:AxBxC (the name may itself contain ':';

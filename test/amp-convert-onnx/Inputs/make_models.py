@@ -118,6 +118,40 @@ def layernorm(out):
          tensor("beta", [32], 0.1), tensor("w2", [32, 32])], opset=17)
 
 
+def opaque(out):
+    """Det, which amp does not import, between two f16 MatMuls: it stays
+    FP32 with Casts around it, and ORT runs it."""
+    save(out, "opaque.onnx", [
+        helper.make_node("MatMul", ["x", "w"], ["m"], name="mm"),
+        helper.make_node("Det", ["m"], ["d"], name="det"),
+        helper.make_node("Unsqueeze", ["d", "axes"], ["u"], name="unsqueeze"),
+        helper.make_node("MatMul", ["u", "w2"], ["y"], name="mm2"),
+    ], [vi("x", [2, 4, 4])], [vi("y", [2, 4])],
+        [tensor("w", [4, 4], 1.0),
+         numpy_helper.from_array(np.array([1], dtype=np.int64), "axes"),
+         tensor("w2", [1, 4])])
+
+
+def custom(out):
+    """A node of another domain (no schema, its output declared in
+    value_info) between two MatMuls."""
+    nodes = [
+        helper.make_node("MatMul", ["x", "w"], ["m"], name="mm"),
+        helper.make_node("Scramble", ["m"], ["s"], name="scramble",
+                         domain="com.example"),
+        helper.make_node("MatMul", ["s", "w2"], ["y"], name="mm2"),
+    ]
+    graph = helper.make_graph(nodes, "custom", [vi("x", [4, 8])],
+                              [vi("y", [4, 8])],
+                              [tensor("w", [8, 8]), tensor("w2", [8, 8])],
+                              value_info=[vi("s", [4, 8])])
+    model = helper.make_model(graph, opset_imports=[
+        helper.make_opsetid("", 13), helper.make_opsetid("com.example", 1)],
+        producer_name="amp-tests")
+    model.ir_version = 8
+    onnx.save(model, os.path.join(out, "custom.onnx"))
+
+
 def large(out):
     """Four 2560x2560 layers: 105 MB of FP32 weights."""
     n = 2560
@@ -140,7 +174,7 @@ def large(out):
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    for make in (mlp, shared, casts, convnet, layernorm):
+    for make in (mlp, shared, casts, convnet, layernorm, opaque, custom):
         make(out)
     if "--large" in sys.argv:
         large(out)
