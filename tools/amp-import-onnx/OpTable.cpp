@@ -101,6 +101,7 @@ static const OpConverter kConverters[] = {
     {"Gemm", 6, convertGemm, kDynamic},
     // Normalizations.
     {"BatchNormalization", 6, convertBatchNormalization, kDynamic},
+    {"InstanceNormalization", 6, convertInstanceNormalization, kDynamic},
     {"LayerNormalization", 17, convertLayerNormalization, kDynamic},
     {"Softmax", 1, convertSoftmax, kDynamic},
     {"LogSoftmax", 1, convertLogSoftmax, kDynamic},
@@ -110,7 +111,9 @@ static const OpConverter kConverters[] = {
     {"ReduceMax", 1, convertReduceMax, kDynamic},
     {"ReduceMin", 1, convertReduceMin, kDynamic},
     {"ReduceProd", 1, convertReduceProd, kDynamic},
-    // Resampling.
+    // Resampling and rearrangement.
+    {"DepthToSpace", 1, convertDepthToSpace},
+    {"SpaceToDepth", 1, convertSpaceToDepth},
     {"Resize", 10, convertResize},
     {"Upsample", 7, convertUpsample},
 };

@@ -109,9 +109,14 @@ LogicalResult convertGemm(NodeContext &ctx);
 
 // Normalization.cpp
 LogicalResult convertBatchNormalization(NodeContext &ctx);
+LogicalResult convertInstanceNormalization(NodeContext &ctx);
 LogicalResult convertLayerNormalization(NodeContext &ctx);
 LogicalResult convertSoftmax(NodeContext &ctx);
 LogicalResult convertLogSoftmax(NodeContext &ctx);
+
+// Rearrange.cpp
+LogicalResult convertDepthToSpace(NodeContext &ctx);
+LogicalResult convertSpaceToDepth(NodeContext &ctx);
 
 // Reduction.cpp
 LogicalResult convertReduceMean(NodeContext &ctx);

@@ -1,4 +1,4 @@
-//===- Normalization.cpp - BatchNormalization, LayerNormalization, Softmax ===//
+//===- Normalization.cpp - Batch, instance and layer norms, softmax -------===//
 //
 // Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -7,9 +7,9 @@
 //
 // Inference-mode batch normalization with known statistics folds into one
 // scale and one shift per channel at import time; otherwise it is computed
-// from its inputs. Layer normalization and softmax are decomposed into TOSA
-// reductions and element-wise ops (the form amp's coloring recognizes:
-// the reductions and exp stay FP32).
+// from its inputs. Instance and layer normalization and softmax are
+// decomposed into TOSA reductions and element-wise ops (the form amp's
+// coloring recognizes: the reductions and exp stay FP32).
 //
 //===----------------------------------------------------------------------===//
 
@@ -95,6 +95,75 @@ LogicalResult amp::onnximport::convertBatchNormalization(NodeContext &ctx) {
   return success();
 }
 
+namespace {
+/// (x - mean) * rsqrt(var + epsilon) over some axes, with its statistics.
+struct Normalized {
+  Value value, mean, invStd;
+};
+} // namespace
+
+/// Normalizes `x` over `axes` (static dimensions): the statistics are TOSA
+/// reductions, which amp's coloring keeps in FP32.
+static FailureOr<Normalized> normalize(NodeContext &ctx, Value x,
+                                       ArrayRef<int64_t> axes, double epsilon) {
+  OpBuilder &b = ctx.b;
+  Location loc = ctx.loc;
+  Type elementType = getElementType(x);
+  int64_t rank = getTensorType(x).getRank();
+  int64_t count = 1;
+  for (int64_t d : axes) {
+    if (failed(ctx.requireStatic(x, {d}, "normalized dimension " + Twine(d))))
+      return failure();
+    count *= getShape(x)[d];
+  }
+  Value countConst = scalarConst(b, loc, elementType, double(count), rank);
+  Value mean = div(b, loc, reduce(b, loc, ReduceKind::Sum, x, axes), countConst);
+  Value centered = sub(b, loc, x, mean);
+  Value variance = div(
+      b, loc, reduce(b, loc, ReduceKind::Sum, mul(b, loc, centered, centered), axes),
+      countConst);
+  Value varEps =
+      add(b, loc, variance, scalarConst(b, loc, elementType, epsilon, rank));
+  Value invStd = tosa::RsqrtOp::create(b, loc, varEps.getType(), varEps);
+  return Normalized{mul(b, loc, centered, invStd), mean, invStd};
+}
+
+LogicalResult
+amp::onnximport::convertInstanceNormalization(NodeContext &ctx) {
+  OpBuilder &b = ctx.b;
+  Location loc = ctx.loc;
+  Value x = ctx.input(0);
+  if (!isa<FloatType>(getElementType(x)))
+    return ctx.error("the input must be a float tensor");
+  int64_t rank = getTensorType(x).getRank();
+  if (rank < 3)
+    return ctx.error("the input needs a batch, a channel and a spatial "
+                     "dimension");
+  if (failed(ctx.requireStatic(x, {1}, "the channel dimension")))
+    return failure();
+  SmallVector<int64_t> axes;
+  for (int64_t d = 2; d < rank; ++d)
+    axes.push_back(d);
+  FailureOr<Normalized> normalized =
+      normalize(ctx, x, axes, ctx.getFloat("epsilon", 1e-5f));
+  if (failed(normalized))
+    return failure();
+  // Scale and bias have one value per channel: [C] -> [1, C, 1, ...].
+  SmallVector<int64_t> paramShape(rank, 1);
+  paramShape[1] = getShape(x)[1];
+  Value result = normalized->value;
+  for (unsigned i = 1; i <= 2; ++i) {
+    Value param = ctx.input(i);
+    if (getTensorType(param).getRank() != 1 ||
+        getShape(param)[0] != paramShape[1])
+      return ctx.error("input " + Twine(i) + " must have one value per channel");
+    param = reshape(b, loc, param, paramShape);
+    result = i == 1 ? mul(b, loc, result, param) : add(b, loc, result, param);
+  }
+  ctx.setOutput(0, result);
+  return success();
+}
+
 LogicalResult amp::onnximport::convertLayerNormalization(NodeContext &ctx) {
   OpBuilder &b = ctx.b;
   Location loc = ctx.loc;
@@ -108,23 +177,13 @@ LogicalResult amp::onnximport::convertLayerNormalization(NodeContext &ctx) {
     return failure();
   double epsilon = ctx.getFloat("epsilon", 1e-5f);
   SmallVector<int64_t> axes;
-  int64_t count = 1;
-  for (int64_t d = *axis; d < rank; ++d) {
-    if (failed(ctx.requireStatic(x, {d}, "normalized dimension " + Twine(d))))
-      return failure();
+  for (int64_t d = *axis; d < rank; ++d)
     axes.push_back(d);
-    count *= getShape(x)[d];
-  }
-  Value countConst = scalarConst(b, loc, elementType, double(count), rank);
-  Value mean = div(b, loc, reduce(b, loc, ReduceKind::Sum, x, axes), countConst);
-  Value centered = sub(b, loc, x, mean);
-  Value variance = div(
-      b, loc, reduce(b, loc, ReduceKind::Sum, mul(b, loc, centered, centered), axes),
-      countConst);
-  Value varEps =
-      add(b, loc, variance, scalarConst(b, loc, elementType, epsilon, rank));
-  Value invStd = tosa::RsqrtOp::create(b, loc, varEps.getType(), varEps);
-  Value result = mul(b, loc, centered, invStd);
+  FailureOr<Normalized> normalized = normalize(ctx, x, axes, epsilon);
+  if (failed(normalized))
+    return failure();
+  Value result = normalized->value, mean = normalized->mean,
+        invStd = normalized->invStd;
   Value scale = ctx.input(1);
   if (failed(broadcastShape({result, scale})))
     return ctx.error("the scale does not broadcast to the input");
