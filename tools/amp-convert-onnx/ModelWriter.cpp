@@ -115,6 +115,7 @@ public:
     readTypes();
     assignNodeTypes();
     collectWishes();
+    typeConstantFedNodes();
     retargetCasts();
     typeConstants();
     rebuild();
@@ -193,6 +194,8 @@ private:
       int32_t type = i < static_cast<int>(nodeTypes.size()) ? nodeTypes[i] : 0;
       if (node.op_type() == "Cast" && node.domain().empty())
         type = 0; // A Cast reads any type; its output is its `to`.
+      else if (type == 0 && readsConstantsOnly(node))
+        constantFed.insert(i);
       if (type == 0)
         type = followInputs(node);
       if (isLowType(type) && !allowsType(schema, node, type)) {
@@ -209,6 +212,57 @@ private:
       for (int j = 0; j < node.output_size(); ++j)
         if (isFloat(node.output(j)) && isFreeSlot(schema, false, j, type))
           currentType[node.output(j)] = type;
+    }
+  }
+
+  /// Whether every float input of `node` is a constant or the output of a
+  /// node that reads only constants (an Identity of a weight, as torch
+  /// exports shared parameters).
+  bool readsConstantsOnly(const onnx::NodeProto &node) const {
+    bool any = false;
+    for (const std::string &input : node.input()) {
+      if (input.empty() || !isFloat(input))
+        continue;
+      auto prod = producer.find(input);
+      if (!constants.count(input) &&
+          (prod == producer.end() || !constantFed.count(prod->second)))
+        return false;
+      any = true;
+    }
+    return any;
+  }
+
+  /// A node amp decided nothing for that reads only constants takes the
+  /// type all its readers want, as a constant would (last node first, so
+  /// that a chain of them follows its last reader).
+  void typeConstantFedNodes() {
+    for (auto it = constantFed.rbegin(); it != constantFed.rend(); ++it) {
+      int i = *it;
+      const onnx::NodeProto &node = graph.node(i);
+      std::set<int32_t> types;
+      for (const std::string &output : node.output())
+        if (isFloat(output)) {
+          std::set<int32_t> wished = getWishedTypes(output);
+          types.insert(wished.begin(), wished.end());
+        }
+      const onnx::OpSchema *schema = getSchema(node);
+      if (types.size() != 1 || !isLowType(*types.begin()) ||
+          !allowsType(schema, node, *types.begin()))
+        continue;
+      int32_t type = *types.begin();
+      computeTypes[i] = type;
+      ++stats.nodesLow;
+      for (int j = 0; j < node.output_size(); ++j)
+        if (isFloat(node.output(j)) && isFreeSlot(schema, false, j, type))
+          currentType[node.output(j)] = type;
+      for (int j = 0; j < node.input_size(); ++j) {
+        auto found = wishes.find(node.input(j));
+        if (found == wishes.end())
+          continue;
+        for (Wish &wish : found->second)
+          if (wish.node == i && wish.slot == j)
+            wish.type = isFreeSlot(schema, true, j, type) ? type : kFloat;
+      }
     }
   }
 
@@ -393,6 +447,8 @@ private:
   std::map<std::string, std::pair<int, int>> constants;
   std::set<std::string> graphInputs;
   std::vector<int32_t> computeTypes;
+  /// Nodes amp decided nothing for that read only constants.
+  std::set<int> constantFed;
   std::unordered_map<std::string, std::vector<Wish>> wishes;
   std::set<std::string> usedNames;
   /// The name of each float value in each type it is read in.

@@ -152,6 +152,16 @@ def custom(out):
     onnx.save(model, os.path.join(out, "custom.onnx"))
 
 
+def identity(out):
+    """A weight read through an Identity, as torch exports shared
+    parameters: the Identity takes its reader's type, the weight is stored
+    in f16, no Cast between them."""
+    save(out, "identity.onnx", [
+        helper.make_node("Identity", ["w"], ["w_shared"], name="share"),
+        helper.make_node("MatMul", ["x", "w_shared"], ["y"], name="mm"),
+    ], [vi("x", [4, 8])], [vi("y", [4, 8])], [tensor("w", [8, 8])])
+
+
 def large(out):
     """Four 2560x2560 layers: 105 MB of FP32 weights."""
     n = 2560
@@ -174,7 +184,8 @@ def large(out):
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    for make in (mlp, shared, casts, convnet, layernorm, opaque, custom):
+    for make in (mlp, shared, casts, convnet, layernorm, opaque, custom,
+                 identity):
         make(out)
     if "--large" in sys.argv:
         large(out)
