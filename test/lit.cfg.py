@@ -287,6 +287,7 @@ node = shutil.which("node")
 if node and os.path.isfile(
         os.path.join(ort_modules, "onnxruntime-node", "package.json")):
     config.available_features.add("onnxruntime")
+config.substitutions.append(("%ort_modules", ort_modules))
 config.substitutions.append(
     ("%ort-run", "env NODE_PATH=%s %s %s" % (
         ort_modules, node or "node",
