@@ -13,7 +13,8 @@ const ort = require('onnxruntime-node');
 const kTypes = {
   '<f4': ['float32', Float32Array], '<f2': ['float16', Uint16Array],
   '<f8': ['float64', Float64Array], '<i8': ['int64', BigInt64Array],
-  '<i4': ['int32', Int32Array], '|b1': ['bool', Uint8Array],
+  '<i4': ['int32', Int32Array], '<i2': ['int16', Int16Array],
+  '|b1': ['bool', Uint8Array],
   '|i1': ['int8', Int8Array], '|u1': ['uint8', Uint8Array],
 };
 
