@@ -17,31 +17,34 @@
 using namespace mlir;
 using namespace amp::onnximport;
 
-/// The NCHW input of a rearrangement with static dimensions, and its
-/// blocksize; null on error (reported).
-static Value getRearrangeInput(NodeContext &ctx, int64_t &blocksize) {
+namespace {
+/// The NCHW input of a rearrangement, its static dimensions and its
+/// blocksize.
+struct RearrangeInput {
+  Value x;
+  int64_t n, c, h, w, bs;
+};
+} // namespace
+
+/// Reads the input and blocksize of a rearrangement; failure is reported.
+static FailureOr<RearrangeInput> getRearrangeInput(NodeContext &ctx) {
   Value x = ctx.input(0);
-  if (getTensorType(x).getRank() != 4) {
-    (void)ctx.error("the input must have rank 4 (N, C, H, W)");
-    return nullptr;
-  }
+  if (getTensorType(x).getRank() != 4)
+    return ctx.error("the input must have rank 4 (N, C, H, W)");
   if (failed(ctx.requireStatic(x, {0, 1, 2, 3}, "every dimension")))
-    return nullptr;
-  blocksize = ctx.getInt("blocksize", 0);
-  if (blocksize <= 0) {
-    (void)ctx.error("blocksize must be positive");
-    return nullptr;
-  }
-  return x;
+    return failure();
+  int64_t bs = ctx.getInt("blocksize", 0);
+  if (bs <= 0)
+    return ctx.error("blocksize must be positive");
+  ArrayRef<int64_t> s = getShape(x);
+  return RearrangeInput{x, s[0], s[1], s[2], s[3], bs};
 }
 
 LogicalResult amp::onnximport::convertDepthToSpace(NodeContext &ctx) {
-  int64_t bs;
-  Value x = getRearrangeInput(ctx, bs);
-  if (!x)
+  FailureOr<RearrangeInput> in = getRearrangeInput(ctx);
+  if (failed(in))
     return failure();
-  ArrayRef<int64_t> s = getShape(x);
-  int64_t n = s[0], c = s[1], h = s[2], w = s[3];
+  auto [x, n, c, h, w, bs] = *in;
   if (c % (bs * bs) != 0)
     return ctx.error("the channels (" + Twine(c) +
                      ") are not a multiple of blocksize^2");
@@ -62,12 +65,10 @@ LogicalResult amp::onnximport::convertDepthToSpace(NodeContext &ctx) {
 }
 
 LogicalResult amp::onnximport::convertSpaceToDepth(NodeContext &ctx) {
-  int64_t bs;
-  Value x = getRearrangeInput(ctx, bs);
-  if (!x)
+  FailureOr<RearrangeInput> in = getRearrangeInput(ctx);
+  if (failed(in))
     return failure();
-  ArrayRef<int64_t> s = getShape(x);
-  int64_t n = s[0], c = s[1], h = s[2], w = s[3];
+  auto [x, n, c, h, w, bs] = *in;
   if (h % bs != 0 || w % bs != 0)
     return ctx.error("the spatial dimensions (" + Twine(h) + "x" + Twine(w) +
                      ") are not multiples of blocksize");
