@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnnxExport.h"
+#include "WriterSupport.h"
 #include "OnnxModel.h"
 #include "ProtoIO.h"
 
@@ -47,14 +48,6 @@ using namespace amp::onnxexport;
 using namespace amp::onnximport;
 
 namespace {
-
-struct ExportError {
-  std::string message;
-};
-
-[[noreturn]] void fail(const std::string &message) {
-  throw ExportError{message};
-}
 
 bool isLowType(int32_t t) { return t == kFloat16 || t == kBFloat16; }
 
@@ -93,15 +86,6 @@ bool isFreeSlot(const onnx::OpSchema *schema, bool input, int index,
       return false;
     }
   return false;
-}
-
-/// The version of `domain` the model imports (0 if none).
-int getOpset(const onnx::ModelProto &model, const std::string &domain) {
-  for (const auto &opset : model.opset_import())
-    if (opset.domain() == domain ||
-        (domain.empty() && opset.domain() == "ai.onnx"))
-      return static_cast<int>(opset.version());
-  return 0;
 }
 
 class Rewriter {
@@ -642,65 +626,6 @@ void Rewriter::rebuild() {
       if (currentType.count(output.name()))
         output.mutable_type()->mutable_tensor_type()->set_elem_type(
             currentType[output.name()]);
-}
-
-/// Strict shape inference fills value_info; the checker and the rules of
-/// a strongly typed graph (no Cast chains, no Cast to its input's type,
-/// every value typed) then hold, or the export is a bug.
-void checkResult(onnx::ModelProto &model) {
-  onnx::GraphProto &graph = *model.mutable_graph();
-  // Shape inference cannot type the outputs of ops without a schema (other
-  // domains): their declared types stay, the others are inferred anew.
-  std::set<std::string> opaqueOutputs;
-  for (const auto &node : graph.node())
-    if (!onnx::OpSchemaRegistry::Schema(node.op_type(), getOpset(model, node.domain()),
-                                        node.domain()))
-      opaqueOutputs.insert(node.output().begin(), node.output().end());
-  google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> kept;
-  for (const auto &info : graph.value_info())
-    if (opaqueOutputs.count(info.name()))
-      *kept.Add() = info;
-  graph.mutable_value_info()->Swap(&kept);
-  try {
-    onnx::ShapeInferenceOptions inference(/*check_type=*/true,
-                                          /*error_mode=*/1,
-                                          /*data_prop=*/true);
-    onnx::shape_inference::InferShapes(
-        model, onnx::OpSchemaRegistry::Instance(), inference);
-    onnx::checker::check_model(model);
-  } catch (const std::exception &e) {
-    fail(std::string("internal error: the mixed-precision model does not "
-                     "check: ") +
-         e.what());
-  }
-  std::unordered_map<std::string, int32_t> types;
-  std::unordered_map<std::string, const onnx::NodeProto *> producers;
-  for (const auto &info : graph.value_info())
-    types[info.name()] = info.type().tensor_type().elem_type();
-  for (const auto &info : graph.input())
-    types[info.name()] = info.type().tensor_type().elem_type();
-  for (const auto &info : graph.output())
-    types[info.name()] = info.type().tensor_type().elem_type();
-  for (const auto &init : graph.initializer())
-    types[init.name()] = init.data_type();
-  for (const auto &node : graph.node()) {
-    for (const std::string &output : node.output()) {
-      producers[output] = &node;
-      if (!output.empty() && !types.count(output))
-        fail("internal error: shape inference gives no type for '" + output +
-             "'");
-    }
-    if (node.op_type() != "Cast" || !node.domain().empty())
-      continue;
-    auto prod = producers.find(node.input(0));
-    if (prod != producers.end() && prod->second->op_type() == "Cast" &&
-        prod->second->name().rfind("amp_cast_", 0) == 0)
-      fail("internal error: Cast chain at '" + node.name() + "'");
-    if (types.count(node.input(0)) &&
-        types[node.input(0)] == types[node.output(0)] &&
-        node.name().rfind("amp_cast_", 0) == 0)
-      fail("internal error: '" + node.name() + "' casts to its input's type");
-  }
 }
 
 void exportModel(const void *data, size_t size, const NodeTypes &nodeTypes,
