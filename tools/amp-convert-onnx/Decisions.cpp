@@ -39,10 +39,16 @@ namespace onnximport = ::amp::onnximport;
 /// The ONNX type an op annotated by the plan computes in: its compute type
 /// (FP8 contractions count as the 16-bit target type, which is what the
 /// export writes; Q/DQ pairs are not written yet), or FP32 for an op the
-/// plan keeps in FP32 (no amp.precision).
+/// plan keeps in FP32 (no amp.precision). An op with 16-bit inputs and an
+/// FP32 output (a contraction whose result leaves the 16-bit range) is
+/// FP32 too: an ONNX node's output has its inputs' type, and a 16-bit
+/// output would overflow where amp's does not.
 static int32_t getOpType(Operation *op, FloatType target) {
   auto precision = op->getAttrOfType<mlir::amp::PrecisionAttr>("amp.precision");
   if (!precision)
+    return onnximport::kFloat;
+  FloatType output = precision.getOutputFloatType();
+  if (output && output.isF32())
     return onnximport::kFloat;
   FloatType compute = precision.getComputeFloatType();
   if (!compute || mlir::amp::isFP8Type(compute))
@@ -142,10 +148,10 @@ void alignPlanWithNodes(ModuleOp module, const NodeTypes &types) {
   });
 }
 
-LogicalResult runPlan(ModuleOp module, const std::string &planOptions,
-                      std::string &error) {
+LogicalResult runPass(ModuleOp module, StringRef pass,
+                      const std::string &options, std::string &error) {
   PassManager pm = PassManager::on<ModuleOp>(module.getContext());
-  std::string pipeline = "amp-plan-precision{" + planOptions + "}";
+  std::string pipeline = (pass + "{" + options + "}").str();
   llvm::raw_string_ostream errorStream(error);
   if (failed(parsePassPipeline(pipeline, pm, errorStream)))
     return failure();
@@ -156,7 +162,7 @@ LogicalResult runPlan(ModuleOp module, const std::string &planOptions,
     return success();
   });
   if (failed(pm.run(module))) {
-    error = diagnostics.empty() ? "--amp-plan-precision failed" : diagnostics;
+    error = diagnostics.empty() ? ("--" + pass + " failed").str() : diagnostics;
     return failure();
   }
   return success();

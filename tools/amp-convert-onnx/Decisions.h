@@ -16,11 +16,11 @@
 namespace amp {
 namespace onnxexport {
 
-/// Runs `--amp-plan-precision{planOptions}` on `module`. On failure, `error`
-/// holds the pass's diagnostics (or the pipeline parser's).
-mlir::LogicalResult runPlan(mlir::ModuleOp module,
-                            const std::string &planOptions,
-                            std::string &error);
+/// Runs `--PASS{options}` (amp-plan-precision, or amp-mixed-precision for
+/// a report) on `module`. On failure, `error` holds the pass's diagnostics
+/// (or the pipeline parser's).
+mlir::LogicalResult runPass(mlir::ModuleOp module, llvm::StringRef pass,
+                            const std::string &options, std::string &error);
 
 /// The type each node of the graph computes in, read from the plan's
 /// annotations of a module imported with node-index locations (nodes past

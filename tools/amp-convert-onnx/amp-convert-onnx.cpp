@@ -7,7 +7,8 @@
 //
 //   amp-convert-onnx model.onnx -o model.mixed.onnx [--target-type=bf16]
 //
-// Imports the model, lets --amp-plan-precision decide, and writes amp's
+// Imports the model, lets --amp-plan-precision decide (with ranges measured
+// on --inputs, and amp-tune's search under --tolerance), and writes amp's
 // decisions into a copy of the original graph as element types and Cast
 // nodes: a strongly typed model for TensorRT or ONNX Runtime
 // (docs/onnx.md, "Mixed precision out"). Exit codes: 0 written, 1 the model
@@ -19,6 +20,7 @@
 #include "Decisions.h"
 #include "OnnxExport.h"
 #include "OnnxImporter.h"
+#include "Samples.h"
 
 #include "amp/IR/AmpDialect.h"
 #include "amp/InitAmp.h"
@@ -26,6 +28,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -81,6 +84,26 @@ static llvm::cl::opt<std::string> nodeTypesFile(
                    "one line per node, 'INDEX f32|f16|bf16|follow' (index in "
                    "the graph's node list); for comparisons and overrides"),
     llvm::cl::value_desc("file"), llvm::cl::cat(category));
+static llvm::cl::opt<std::string> inputs(
+    "inputs",
+    llvm::cl::desc("Sample inputs (an .npz or .npy file, or a folder of "
+                   "them, as amp-run takes them; arrays named after the "
+                   "graph's inputs): the ranges of every value are measured "
+                   "on them (amp-run --calibrate) and the plan takes them "
+                   "(ranges=)"),
+    llvm::cl::value_desc("file-or-folder"), llvm::cl::cat(category));
+static llvm::cl::opt<std::string> tolerance(
+    "tolerance",
+    llvm::cl::desc("Bounds the converted model must meet against FP32, as "
+                   "amp-tune takes them (e.g. rel_l2=1e-3,argmax=1): "
+                   "amp-tune keeps the ops it must in FP32, on --inputs or "
+                   "on random inputs"),
+    llvm::cl::value_desc("key=value,..."), llvm::cl::cat(category));
+static llvm::cl::opt<std::string> report(
+    "report",
+    llvm::cl::desc("Write a report of every decision (JSON, or HTML on the "
+                   "model's graph for FILE.html; docs/report.md)"),
+    llvm::cl::value_desc("file"), llvm::cl::cat(category));
 static llvm::cl::opt<bool> quiet("quiet",
                                  llvm::cl::desc("Print errors only"),
                                  llvm::cl::cat(category));
@@ -126,13 +149,10 @@ static void printSummary(const ExportStats &stats) {
   llvm::errs() << "\n";
 }
 
-/// Imports `bytes` with node-index locations and plans it; null on error
-/// (printed).
-static OwningOpRef<ModuleOp> importAndPlan(MLIRContext &context,
-                                           StringRef bytes,
-                                           const std::string &modelDir,
-                                           std::string &options,
-                                           std::vector<onnximport::OpaqueNode> &opaque) {
+/// Imports `bytes` with node-index locations; null on error (printed).
+static OwningOpRef<ModuleOp>
+importModel(MLIRContext &context, StringRef bytes, const std::string &modelDir,
+            std::vector<onnximport::OpaqueNode> &opaque) {
   onnximport::ImportOptions importOptions;
   importOptions.load.modelDir = modelDir;
   importOptions.nodeIndexLocs = true;
@@ -154,32 +174,80 @@ static OwningOpRef<ModuleOp> importAndPlan(MLIRContext &context,
   if (!quiet)
     for (const std::string &warning : warnings)
       llvm::errs() << "amp-convert-onnx: warning: " << warning << "\n";
-  if (!module) {
+  if (!module)
     for (const std::string &error : errors)
       fail(inputFile + ": " + error, 1);
-    return nullptr;
-  }
-  std::string error;
-  if (failed(runPlan(*module, options, error))) {
-    fail("--mixed-precision-options=\"" + planOptions + "\": " + error, 1);
-    return nullptr;
-  }
   return module;
+}
+
+/// With --inputs or --tolerance: calibrates and tunes `module` in a
+/// temporary folder (removed when done), the tuner's trials converting
+/// with `conversionOptions`; `options` (the plan's) gains ranges=. Returns
+/// 0 or the exit code.
+static int runSamples(ModuleOp module, const char *argv0,
+                      std::string conversionOptions,
+                      ArrayRef<onnximport::OpaqueNode> opaque,
+                      SmallString<128> &workDir, std::string &options) {
+  if (inputs.empty() && tolerance.empty())
+    return 0;
+  if (!opaque.empty())
+    return fail("--inputs and --tolerance run the model, and " +
+                    Twine(opaque.size()) + " of its nodes " +
+                    (opaque.size() == 1 ? "is" : "are") + " not imported (" +
+                    opaque.front().description + (opaque.size() > 1 ? ", ..." : "") +
+                    "): amp cannot run it",
+                1);
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("amp-convert-onnx", workDir))
+    return fail("cannot make a temporary folder: " + ec.message(), 2);
+  SampleOptions sampleOptions;
+  sampleOptions.argv0 = argv0;
+  sampleOptions.inputs = inputs;
+  sampleOptions.tolerance = tolerance;
+  sampleOptions.conversionOptions = std::move(conversionOptions);
+  sampleOptions.quiet = quiet;
+  std::string error;
+  if (failed(runSampleTools(module, sampleOptions, std::string(workDir),
+                            options, error)))
+    return fail(error, 1);
+  return 0;
 }
 
 /// amp's decisions: import, plan, read back per node (and, with
 /// --save-plan, write the plan as the file will compute it). Returns 0 or
 /// the exit code.
 static int decide(MLIRContext &context, StringRef bytes,
-                  const std::string &dir, NodeTypes &nodeTypes) {
+                  const std::string &dir, const char *argv0,
+                  NodeTypes &nodeTypes) {
   std::string options = "target-type=" + targetType;
   if (!planOptions.empty())
     options += " " + planOptions;
   std::vector<onnximport::OpaqueNode> opaque;
-  OwningOpRef<ModuleOp> module =
-      importAndPlan(context, bytes, dir, options, opaque);
+  OwningOpRef<ModuleOp> module = importModel(context, bytes, dir, opaque);
   if (!module)
     return 1;
+  SmallString<128> workDir;
+  llvm::scope_exit removeWorkDir([&] {
+    if (!workDir.empty())
+      llvm::sys::fs::remove_directories(workDir);
+  });
+  if (int code = runSamples(*module, argv0, options, opaque, workDir, options))
+    return code;
+  std::string error;
+  // The report is the conversion's (--amp-plan-precision writes none): of
+  // a copy, with the same options and so the same decisions.
+  if (!report.empty()) {
+    OwningOpRef<ModuleOp> copy = module->clone();
+    if (failed(runPass(*copy, "amp-mixed-precision",
+                       options + " report=" + report, error)))
+      return fail("--report=" + report + ": " + error, 1);
+  }
+  if (failed(runPass(*module, "amp-plan-precision", options, error)))
+    return fail((planOptions.empty()
+                     ? Twine("")
+                     : "--mixed-precision-options=\"" + planOptions + "\": ") +
+                    error,
+                1);
   FloatType target = targetType == "bf16"
                          ? FloatType(BFloat16Type::get(&context))
                          : FloatType(Float16Type::get(&context));
@@ -202,7 +270,6 @@ static int decide(MLIRContext &context, StringRef bytes,
   if (savePlan.empty())
     return 0;
   alignPlanWithNodes(*module, nodeTypes);
-  std::string error;
   auto file = mlir::openOutputFile(savePlan, &error);
   if (!file)
     return fail(error, 2);
@@ -248,13 +315,21 @@ int main(int argc, char **argv) {
       "amp-convert-onnx: FP32 ONNX model -> mixed-precision ONNX model, with "
       "amp's decisions\n\n"
       "  amp-convert-onnx model.onnx -o model.mixed.onnx\n"
-      "  amp-convert-onnx model.onnx -o model.mixed.onnx --target-type=bf16\n");
+      "  amp-convert-onnx model.onnx -o model.mixed.onnx --target-type=bf16\n"
+      "  amp-convert-onnx model.onnx -o model.mixed.onnx --inputs=samples/\n"
+      "  amp-convert-onnx model.onnx -o model.mixed.onnx --inputs=samples/ "
+      "--tolerance=rel_l2=1e-3 --report=r.html\n");
   if (inputFile.empty())
     return fail("no model file given (see --help)", 2);
   if (outputFile.empty())
     return fail("no output file given (-o model.mixed.onnx)", 2);
   if (targetType != "f16" && targetType != "bf16")
     return fail("--target-type=" + targetType + ": expected f16 or bf16", 2);
+  if (!nodeTypesFile.empty() &&
+      (!inputs.empty() || !tolerance.empty() || !report.empty()))
+    return fail("--node-types writes the given types: it takes no --inputs, "
+                "--tolerance or --report",
+                2);
 
   auto buffer = llvm::MemoryBuffer::getFile(inputFile, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
@@ -278,7 +353,8 @@ int main(int argc, char **argv) {
   if (!nodeTypesFile.empty()) {
     if (!readNodeTypes(nodeTypesFile, nodeTypes))
       return 2;
-  } else if (int code = decide(context, bytes, std::string(dir), nodeTypes)) {
+  } else if (int code = decide(context, bytes, std::string(dir), argv[0],
+                               nodeTypes)) {
     return code;
   }
   ExportOptions exportOptions;

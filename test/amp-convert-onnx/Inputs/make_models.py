@@ -162,6 +162,21 @@ def identity(out):
     ], [vi("x", [4, 8])], [vi("y", [4, 8])], [tensor("w", [8, 8])])
 
 
+def overflow(out):
+    """A MatMul whose outputs reach about 1e5 on inputs in [0, 100), which
+    no static range sees (x is a graph input), then a MatMul that brings
+    them back down: in f16 the first overflows, unless the plan measures
+    it (--inputs)."""
+    save(out, "overflow.onnx", [
+        helper.make_node("MatMul", ["x", "w"], ["m"], name="big"),
+        helper.make_node("Relu", ["m"], ["r"], name="relu"),
+        helper.make_node("MatMul", ["r", "w2"], ["y"], name="down"),
+    ], [vi("x", [8, 64])], [vi("y", [8, 16])],
+        [numpy_helper.from_array(
+            rng.uniform(0, 60, [64, 64]).astype(np.float32), "w"),
+         tensor("w2", [64, 16], 1e-4)])
+
+
 def large(out):
     """Four 2560x2560 layers: 105 MB of FP32 weights."""
     n = 2560
@@ -185,7 +200,7 @@ def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     for make in (mlp, shared, casts, convnet, layernorm, opaque, custom,
-                 identity):
+                 identity, overflow):
         make(out)
     if "--large" in sys.argv:
         large(out)

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Inputs for a model, and the comparison of two runs' outputs.
 
-    outputs.py inputs MODEL.onnx DIR [--seed N]
+    outputs.py inputs MODEL.onnx DIR [--seed N] [--float-range LO,HI]
         writes DIR/input_<i>.npy for each graph input (floats uniform in
-        [-1, 1), integers in [0, 8)) and DIR/inputs.npz (arr_0, ...).
+        [LO, HI), by default [-1, 1); integers in [0, 8)) and
+        DIR/inputs.npz (arr_0, ...).
     outputs.py from-pb TESTDIR DIR
         converts an ONNX test's input_<i>.pb and output_<i>.pb (TensorProto)
         into DIR/input_<i>.npy and DIR/output_<i>.npy.
@@ -36,7 +37,8 @@ def make_inputs(args):
             if hasattr(onnx.helper, "tensor_dtype_to_np_dtype") else \
             onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[t.elem_type]
         if np.issubdtype(dtype, np.floating):
-            a = rng.uniform(-1, 1, shape).astype(dtype)
+            lo, hi = (float(v) for v in args.float_range.split(","))
+            a = rng.uniform(lo, hi, shape).astype(dtype)
         else:
             a = rng.integers(0, 8, shape).astype(dtype)
         np.save(os.path.join(args.dir, f"input_{len(arrays)}.npy"), a)
@@ -88,6 +90,7 @@ def main():
     p.add_argument("model")
     p.add_argument("dir")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--float-range", default="-1,1")
     p = sub.add_parser("from-pb")
     p.add_argument("testdir")
     p.add_argument("dir")
