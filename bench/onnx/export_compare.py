@@ -8,8 +8,8 @@ weights, unless WORKDIR has it) it writes four f16 files and runs each, and
 the FP32 original, in ONNX Runtime's CPU provider on the same input:
 
 - amp:      amp-convert-onnx, static ranges only;
-- amp+cal:  amp-convert-onnx with ranges=, the ranges amp-run --calibrate
-            observed on the calibration input;
+- amp+cal:  amp-convert-onnx --inputs=CALIBRATION: the plan takes the
+            ranges amp-run --calibrate observes on the calibration input;
 - cvt16:    onnxconverter-common's convert_float_to_float16 with
             keep_io_types=True: every node in f16 but its default block list
             (DEFAULT_OP_BLOCK_LIST of onnxconverter_common/float16.py);
@@ -161,15 +161,9 @@ def compare_model(name, work, args):
     maxima = value_maxima(src, [calib], d)
     input_maxima = {model.graph.input[0].name: float(np.max(np.abs(np.load(calib))))}
 
-    mlir = os.path.join(d, "model.mlir")
-    run([tool("amp-import-onnx"), src, "-o", mlir])
-    ranges = os.path.join(d, "ranges.json")
-    run([tool("amp-run"), mlir, "--inputs=" + calib, "--calibrate=" + ranges])
-
     variants = {}
     variants["amp"] = [tool("amp-convert-onnx"), src, "--quiet"]
-    variants["amp+cal"] = variants["amp"] + [
-        "--mixed-precision-options=ranges=" + ranges]
+    variants["amp+cal"] = variants["amp"] + ["--inputs=" + calib]
     for label, types in (("cvt16", cvt16_types(model)),
                          ("autocast", autocast_types(model, maxima,
                                                      input_maxima))):

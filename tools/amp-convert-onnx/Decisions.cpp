@@ -29,6 +29,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
 
@@ -149,7 +150,8 @@ void alignPlanWithNodes(ModuleOp module, const NodeTypes &types) {
 }
 
 LogicalResult runPass(ModuleOp module, StringRef pass,
-                      const std::string &options, std::string &error) {
+                      const std::string &options, bool warnings,
+                      std::string &error) {
   PassManager pm = PassManager::on<ModuleOp>(module.getContext());
   std::string pipeline = (pass + "{" + options + "}").str();
   llvm::raw_string_ostream errorStream(error);
@@ -159,6 +161,8 @@ LogicalResult runPass(ModuleOp module, StringRef pass,
   ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
     if (diag.getSeverity() == DiagnosticSeverity::Error)
       diagnostics += diag.str() + "\n";
+    else if (warnings && diag.getSeverity() == DiagnosticSeverity::Warning)
+      llvm::errs() << "amp-convert-onnx: warning: " << diag.str() << "\n";
     return success();
   });
   if (failed(pm.run(module))) {

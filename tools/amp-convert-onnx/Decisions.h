@@ -17,10 +17,12 @@ namespace amp {
 namespace onnxexport {
 
 /// Runs `--PASS{options}` (amp-plan-precision, or amp-mixed-precision for
-/// a report) on `module`. On failure, `error` holds the pass's diagnostics
-/// (or the pipeline parser's).
+/// a report) on `module`, printing its warnings if `warnings` (a ranges=
+/// file without entries for some values). On failure, `error` holds the
+/// pass's diagnostics (or the pipeline parser's).
 mlir::LogicalResult runPass(mlir::ModuleOp module, llvm::StringRef pass,
-                            const std::string &options, std::string &error);
+                            const std::string &options, bool warnings,
+                            std::string &error);
 
 /// The type each node of the graph computes in, read from the plan's
 /// annotations of a module imported with node-index locations (nodes past

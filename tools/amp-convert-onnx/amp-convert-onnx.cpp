@@ -239,10 +239,11 @@ static int decide(MLIRContext &context, StringRef bytes,
   if (!report.empty()) {
     OwningOpRef<ModuleOp> copy = module->clone();
     if (failed(runPass(*copy, "amp-mixed-precision",
-                       options + " report=" + report, error)))
+                       options + " report=" + report, /*warnings=*/false,
+                       error)))
       return fail("--report=" + report + ": " + error, 1);
   }
-  if (failed(runPass(*module, "amp-plan-precision", options, error)))
+  if (failed(runPass(*module, "amp-plan-precision", options, !quiet, error)))
     return fail((planOptions.empty()
                      ? Twine("")
                      : "--mixed-precision-options=\"" + planOptions + "\": ") +

@@ -460,6 +460,14 @@ Value amp::onnximport::clamp(OpBuilder &b, Location loc, Value value,
                                         tosa::NanPropagationMode::PROPAGATE));
 }
 
+Value amp::onnximport::zeroTensor(OpBuilder &b, Location loc,
+                                  ArrayRef<int64_t> shape, Type elementType) {
+  Value empty = tensor::EmptyOp::create(b, loc, shape, elementType);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
+  return linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{empty})
+      .getResult(0);
+}
+
 Value amp::onnximport::matmul3d(OpBuilder &b, Location loc, Value lhs,
                                 Value rhs) {
   ArrayRef<int64_t> a = getShape(lhs), c = getShape(rhs);

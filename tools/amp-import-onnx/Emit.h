@@ -110,6 +110,11 @@ Value reduce(OpBuilder &b, Location loc, ReduceKind kind, Value value,
 /// tosa.clamp with float bounds (integer types take the rounded bounds).
 Value clamp(OpBuilder &b, Location loc, Value value, double lo, double hi);
 
+/// A static-shaped tensor of `shape` whose elements are zero: linalg.fill of
+/// a tensor.empty, the init of the converters' linalg.generic reductions.
+Value zeroTensor(OpBuilder &b, Location loc, llvm::ArrayRef<int64_t> shape,
+                 Type elementType);
+
 /// A batched tosa.matmul of [B, M, K] x [B, K, N] (f32 accumulate for f32).
 Value matmul3d(OpBuilder &b, Location loc, Value lhs, Value rhs);
 

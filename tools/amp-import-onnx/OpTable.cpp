@@ -89,6 +89,12 @@ static const OpConverter kConverters[] = {
     {"Pad", 2, convertPad},
     {"Gather", 1, convertGather},
     {"ScatterND", 11, convertScatterND},
+    {"GatherElements", 11, convertGatherElements},
+    {"GatherND", 11, convertGatherND},
+    // Position-dependent ops.
+    {"Trilu", 14, convertTrilu},
+    {"CumSum", 11, convertCumSum},
+    {"TopK", 10, convertTopK},
     // Convolutions and pooling.
     {"Conv", 1, convertConv, kDynamic},
     {"ConvTranspose", 1, convertConvTranspose},
@@ -99,6 +105,10 @@ static const OpConverter kConverters[] = {
     // Contractions.
     {"MatMul", 1, convertMatMul, kDynamic},
     {"Gemm", 6, convertGemm, kDynamic},
+    {"Einsum", 12, convertEinsum},
+    // Recurrences (unrolled over the static sequence length).
+    {"LSTM", 7, convertLSTM},
+    {"GRU", 7, convertGRU},
     // Normalizations.
     {"BatchNormalization", 6, convertBatchNormalization, kDynamic},
     {"InstanceNormalization", 6, convertInstanceNormalization, kDynamic},

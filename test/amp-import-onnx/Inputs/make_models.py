@@ -109,13 +109,12 @@ def main(out):
 
     # Unsupported operators (three nodes, two kinds).
     unsupported = model(
-        [helper.make_node("TopK", ["x", "k"], ["v", "i"], name="topk_1"),
+        [helper.make_node("Unique", ["x"], ["v"], name="unique_1"),
          helper.make_node("Relu", ["v"], ["r"], name="relu"),
          helper.make_node("Det", ["sq"], ["d"], name="det_a"),
-         helper.make_node("TopK", ["r", "k"], ["v2", "i2"], name="topk_2")],
+         helper.make_node("Unique", ["r"], ["v2"], name="unique_2")],
         [vi("x", [3, 4]), vi("sq", [3, 3])],
-        [vi("v2", [3, 2]), vi("d", [])],
-        [numpy_helper.from_array(np.array([2], np.int64), "k")])
+        [vi("v2", [None]), vi("d", [])])
     save(unsupported, out, "unsupported.onnx")
 
     # An unsupported attribute value (Pad's wrap mode is opset 19).
@@ -157,6 +156,74 @@ def main(out):
                 entry.value = "missing.bin"
     with open(os.path.join(ext_dir, "missing-data.onnx"), "wb") as f:
         f.write(missing.SerializeToString())
+    indexing_models(out)
+
+
+def indexing_models(out):
+    """Einsum, Trilu, CumSum, TopK, GatherElements, GatherND, and the
+    diagnostics of their unsupported forms."""
+    # Attention as two einsums: scores, then the weighted sum of values.
+    save(model(
+        [helper.make_node("Einsum", ["q", "k"], ["s"], name="scores",
+                          equation="bhqd,bhkd->bhqk"),
+         helper.make_node("Einsum", ["s", "v"], ["y"], name="context",
+                          equation="bhqk,bhkd->bhqd")],
+        [vi("q", [1, 2, 8, 16]), vi("k", [1, 2, 8, 16]),
+         vi("v", [1, 2, 8, 16])], [vi("y", [1, 2, 8, 16])], name="einsum"),
+        out, "einsum.onnx")
+    save(model(
+        [helper.make_node("Einsum", ["a", "b"], ["y"], name="einsum_bad",
+                          equation="ij,j#->i")],
+        [vi("a", [2, 3]), vi("b", [3, 4])], [vi("y", [2])]),
+        out, "einsum-bad.onnx", check=False)
+    save(model(
+        [helper.make_node("Einsum", ["a", "b"], ["y"], name="einsum_terms",
+                          equation="ij,jk,k->i")],
+        [vi("a", [2, 3]), vi("b", [3, 4])], [vi("y", [2])]),
+        out, "einsum-terms.onnx", check=False)
+
+    # torch.tril, torch.cumsum, torch.topk and torch.gather on its indices,
+    # and a GatherND, in one graph; the index operands are constants.
+    def ints(name, values, dtype=np.int64):
+        return numpy_helper.from_array(np.array(values, dtype), name)
+    save(model(
+        [helper.make_node("Trilu", ["x", "one"], ["t"], name="tril", upper=0),
+         helper.make_node("CumSum", ["t", "axis"], ["c"], name="cumsum"),
+         helper.make_node("TopK", ["c", "k"], ["v", "i"], name="topk"),
+         helper.make_node("GatherElements", ["y", "i"], ["g"],
+                          name="gather_elements", axis=1),
+         helper.make_node("GatherND", ["y", "tuples"], ["n"],
+                          name="gather_nd")],
+        [vi("x", [4, 16]), vi("y", [4, 16])],
+        [vi("v", [4, 5]), vi("g", [4, 5]), vi("n", [3])],
+        [ints("one", 1), ints("axis", 1), ints("k", [5]),
+         ints("tuples", [[0, 3], [3, -1], [2, 7]])], opset=14,
+        name="indexing"),
+        out, "indexing.onnx")
+    # Their diagnostics.
+    save(model(
+        [helper.make_node("TopK", ["x", "k"], ["v", "i"], name="topk_k")],
+        [vi("x", [3, 4])], [vi("v", [3, 5]), vi("i", [3, 5], TensorProto.INT64)],
+        [ints("k", [5])]), out, "topk-k.onnx", check=False)
+    save(model(
+        [helper.make_node("TopK", ["x", "k"], ["v", "i"], name="topk_dyn")],
+        [vi("x", [3, 4]), vi("k", [1], TensorProto.INT64)],
+        [vi("v", [3, 2]), vi("i", [3, 2], TensorProto.INT64)]),
+        out, "topk-runtime-k.onnx", check=False)
+    save(model(
+        [helper.make_node("CumSum", ["x", "axis"], ["y"], name="cumsum_bool")],
+        [vi("x", [3, 4], TensorProto.BOOL)], [vi("y", [3, 4], TensorProto.BOOL)],
+        [ints("axis", 0)]), out, "cumsum-bool.onnx", check=False)
+    save(model(
+        [helper.make_node("GatherND", ["x", "idx"], ["y"], name="gathernd_long")],
+        [vi("x", [3, 4])], [vi("y", [2])],
+        [ints("idx", [[0, 1, 2], [1, 2, 3]])]), out, "gathernd-long.onnx",
+        check=False)
+    save(model(
+        [helper.make_node("GatherElements", ["x", "idx"], ["y"],
+                          name="gather_elements_rank")],
+        [vi("x", [3, 4])], [vi("y", [2])], [ints("idx", [0, 1])]),
+        out, "gather-elements-rank.onnx", check=False)
 
 
 if __name__ == "__main__":

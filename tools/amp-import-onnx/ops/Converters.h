@@ -8,7 +8,8 @@
 // One function per ONNX op (or per group of ops that share a lowering); the
 // table in OpTable.cpp maps op types to them. Each family lives in its own
 // file: Elementwise.cpp, Shape.cpp, Constant.cpp, Conv.cpp, Pool.cpp,
-// MatMul.cpp, Normalization.cpp, Reduction.cpp, Resize.cpp.
+// MatMul.cpp, Einsum.cpp, Indexing.cpp, Recurrent.cpp, Normalization.cpp,
+// Reduction.cpp, Resize.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -106,6 +107,20 @@ LogicalResult convertGlobalMaxPool(NodeContext &ctx);
 // MatMul.cpp
 LogicalResult convertMatMul(NodeContext &ctx);
 LogicalResult convertGemm(NodeContext &ctx);
+
+// Einsum.cpp
+LogicalResult convertEinsum(NodeContext &ctx);
+
+// Indexing.cpp
+LogicalResult convertTrilu(NodeContext &ctx);
+LogicalResult convertCumSum(NodeContext &ctx);
+LogicalResult convertTopK(NodeContext &ctx);
+LogicalResult convertGatherElements(NodeContext &ctx);
+LogicalResult convertGatherND(NodeContext &ctx);
+
+// Recurrent.cpp
+LogicalResult convertLSTM(NodeContext &ctx);
+LogicalResult convertGRU(NodeContext &ctx);
 
 // Normalization.cpp
 LogicalResult convertBatchNormalization(NodeContext &ctx);
