@@ -19,6 +19,7 @@
 #include "amp/Conversion/Passes.h"
 
 #include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -111,6 +112,93 @@ struct ExpandExp2 : public OpRewritePattern<math::Exp2Op> {
     Value isNan = arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, x, x);
     rewriter.replaceOpWithNewOp<arith::SelectOp>(op, isNan, x, result);
     return success();
+  }
+};
+
+/// arith.remf (C's fmod: the sign of x, |r| < |y|, always exact), which the
+/// NVVM lowering leaves as llvm.frem, a libdevice call. Binary long
+/// division: t = |y| * 2^k, the largest such t <= |x|, then t is halved
+/// down to |y|, taken off the remainder wherever it fits. Each step is
+/// exact (t <= r < 2t, so r - t is exact by Sterbenz's lemma; scaling by 2
+/// is exact), so the result is fmod's exactly, in one step per binade
+/// between the operands (at most 277 for f32). 16-bit operands are
+/// computed in f32 (the remainder of two 16-bit values is a 16-bit value,
+/// so the truncation after it is exact). An infinite or NaN x, or a NaN or
+/// zero y, gives NaN; an infinite y gives x.
+struct ExpandRemF : public OpRewritePattern<arith::RemFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::RemFOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<FloatType>(op.getType());
+    if (!type)
+      return failure();
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    Value x = op.getLhs(), y = op.getRhs();
+    if (type.getWidth() < 32) {
+      x = arith::ExtFOp::create(b, b.getF32Type(), x);
+      y = arith::ExtFOp::create(b, b.getF32Type(), y);
+    }
+    Value r = remainder(b, x, y);
+    if (r.getType() != type)
+      r = arith::TruncFOp::create(b, type, r);
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+
+private:
+  static Value remainder(ImplicitLocOpBuilder &b, Value x, Value y) {
+    using P = arith::CmpFPredicate;
+    Type type = x.getType();
+    auto cmp = [](ImplicitLocOpBuilder &ib, P predicate, Value l, Value r) {
+      return arith::CmpFOp::create(ib, predicate, l, r);
+    };
+    Value inf = splat(b, type, INFINITY), zero = splat(b, type, 0.0);
+    Value two = splat(b, type, 2.0), half = splat(b, type, 0.5);
+    Value ax = math::AbsFOp::create(b, x), ay = math::AbsFOp::create(b, y);
+    // (Ordered comparisons: false for NaN.)
+    Value finiteX = cmp(b, P::OLT, ax, inf);
+    Value valid = arith::AndIOp::create(
+        b, finiteX,
+        arith::AndIOp::create(b, cmp(b, P::OGT, ay, zero),
+                              cmp(b, P::OLT, ay, inf)));
+    ax = arith::SelectOp::create(b, valid, ax, zero);
+    ay = arith::SelectOp::create(b, valid, ay, splat(b, type, 1.0));
+    // t = ay * 2^k <= ax < 2t (or t = ay when ax < ay).
+    auto up = scf::WhileOp::create(
+        b, TypeRange{type}, ValueRange{ay},
+        [&](OpBuilder &nested, Location loc, ValueRange args) {
+          ImplicitLocOpBuilder ib(loc, nested);
+          Value twice = arith::MulFOp::create(ib, args[0], two);
+          scf::ConditionOp::create(ib, cmp(ib, P::OLE, twice, ax), args);
+        },
+        [&](OpBuilder &nested, Location loc, ValueRange args) {
+          ImplicitLocOpBuilder ib(loc, nested);
+          scf::YieldOp::create(ib, ValueRange{arith::MulFOp::create(
+                                       ib, args[0], two)});
+        });
+    auto down = scf::WhileOp::create(
+        b, TypeRange{type, type}, ValueRange{ax, up.getResult(0)},
+        [&](OpBuilder &nested, Location loc, ValueRange args) {
+          ImplicitLocOpBuilder ib(loc, nested);
+          scf::ConditionOp::create(ib, cmp(ib, P::OGE, args[1], ay), args);
+        },
+        [&](OpBuilder &nested, Location loc, ValueRange args) {
+          ImplicitLocOpBuilder ib(loc, nested);
+          Value rem = args[0], t = args[1];
+          Value fits = cmp(ib, P::OGE, rem, t);
+          rem = arith::SelectOp::create(
+              ib, fits, arith::SubFOp::create(ib, rem, t), rem);
+          scf::YieldOp::create(
+              ib, ValueRange{rem, arith::MulFOp::create(ib, t, half)});
+        });
+    Value r = math::CopySignOp::create(b, down.getResult(0), x);
+    // Not valid: x itself for a finite x and an infinite y, else NaN.
+    Value keepX = arith::AndIOp::create(
+        b, finiteX, cmp(b, P::OEQ, math::AbsFOp::create(b, y), inf));
+    Value special =
+        arith::SelectOp::create(b, keepX, x, splat(b, type, NAN));
+    return arith::SelectOp::create(b, valid, r, special);
   }
 };
 } // namespace
@@ -316,6 +404,24 @@ static int64_t countMathOps(Operation *root,
 void AmpGPUExpandMathPass::runOnOperation() {
   Operation *root = getOperation();
   MLIRContext *ctx = &getContext();
+  // 0. Float remainders (llvm.frem would be a libdevice call).
+  int64_t remainders = 0;
+  root->walk([&](arith::RemFOp) { ++remainders; });
+  if (remainders) {
+    RewritePatternSet patterns(ctx);
+    patterns.add<ExpandRemF>(ctx);
+    if (failed(applyPatternsGreedily(root, std::move(patterns))))
+      return signalPassFailure();
+    numExpanded += remainders;
+    WalkResult left = root->walk([&](arith::RemFOp op) {
+      op.emitError() << "amp-gpu-expand-math: no expansion for 'arith.remf' "
+                        "on "
+                     << op.getType() << " (GPU code cannot call libdevice)";
+      return WalkResult::interrupt();
+    });
+    if (left.wasInterrupted())
+      return signalPassFailure();
+  }
   if (countMathOps(root, [](Operation *) { return true; }) == 0)
     return;
   numExpanded +=

@@ -116,3 +116,38 @@ func.func @negative_f64_exp_is_an_error(%x: f64) -> f64 {
   %0 = math.exp %x : f64
   return %0 : f64
 }
+
+// -----
+
+// A float remainder (C's fmod) becomes an exact long division: |y| doubled
+// up to |x|, then halved back down, subtracted wherever it fits; the sign
+// of x; NaN or x for the special cases. 16-bit operands in f32.
+// CHECK-LABEL: func.func @remf_is_a_long_division
+// CHECK-SAME:    (%[[X:.+]]: f32, %[[Y:.+]]: f32, %[[H:.+]]: f16)
+// CHECK:         scf.while
+// CHECK:           arith.mulf
+// CHECK:           arith.cmpf ole
+// CHECK:         scf.while
+// CHECK:           arith.cmpf oge
+// CHECK:           arith.subf
+// CHECK:         llvm.call_intrinsic "llvm.copysign"
+// CHECK:         arith.extf %[[H]] : f16 to f32
+// CHECK:         scf.while
+// CHECK:         scf.while
+// CHECK:         arith.truncf {{.*}} : f32 to f16
+// CHECK-NOT:     arith.remf
+func.func @remf_is_a_long_division(%x: f32, %y: f32, %h: f16) -> (f32, f16) {
+  %0 = arith.remf %x, %y : f32
+  %1 = arith.remf %h, %h : f16
+  return %0, %1 : f32, f16
+}
+
+// -----
+
+// A vector remainder has no expansion (the GPU pipeline's kernels are
+// scalar): an error, not a libdevice call.
+func.func @negative_vector_remf_is_an_error(%x: vector<4xf32>) -> vector<4xf32> {
+  // expected-error @+1 {{amp-gpu-expand-math: no expansion for 'arith.remf' on 'vector<4xf32>' (GPU code cannot call libdevice)}}
+  %0 = arith.remf %x, %x : vector<4xf32>
+  return %0 : vector<4xf32>
+}

@@ -735,6 +735,11 @@ def AmpGPUExpandMathPass : Pass<"amp-gpu-expand-math"> {
        `isfinite`. Those whose LLVM dialect op the NVVM lowering reserves for
        libdevice are emitted as `llvm.call_intrinsic`.
 
+    Before them, `arith.remf` (C's `fmod`, which the NVVM lowering would
+    make a libdevice call) becomes an exact binary long division: two
+    `scf.while` loops that double `|y|` up to `|x|` and halve it back,
+    subtracting wherever it fits, each step exact (f16 and bf16 in f32).
+
     A `math` op left after that (e.g. on f64, which upstream does not
     approximate) is reported as an error: the kernel could not be loaded.
     The expansions use IEEE-rounded adds, multiplies, FMAs, divisions and
@@ -766,6 +771,7 @@ def AmpGPUExpandMathPass : Pass<"amp-gpu-expand-math"> {
     "::mlir::arith::ArithDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",
   ];
 }
