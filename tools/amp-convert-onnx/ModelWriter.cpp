@@ -633,7 +633,9 @@ void exportModel(const void *data, size_t size, const NodeTypes &nodeTypes,
                  ExportStats &stats) {
   onnx::ModelProto model;
   std::string error;
-  if (!parseModelProto(data, size, options.modelDir, model, error))
+  bool hadExternalData = false;
+  if (!parseModelProto(data, size, options.modelDir, model, error,
+                       &hadExternalData))
     fail(error);
   if (nodeTypes.size() > static_cast<size_t>(model.graph().node_size()))
     fail("internal error: decisions for " + std::to_string(nodeTypes.size()) +
@@ -647,13 +649,8 @@ void exportModel(const void *data, size_t size, const NodeTypes &nodeTypes,
              "not converted yet");
   Rewriter(model, nodeTypes, options, stats).run();
   checkResult(model);
-  if (model.ByteSizeLong() >
-      static_cast<size_t>(std::numeric_limits<int>::max()))
-    fail("the mixed-precision model is larger than 2 GB; writing it with "
-         "external data is not supported yet");
-  std::ofstream file(outPath, std::ios::binary | std::ios::trunc);
-  if (!file || !model.SerializeToOstream(&file))
-    fail("cannot write '" + outPath + "'");
+  writeModelFile(model, outPath,
+                 options.externalData.value_or(hadExternalData));
 }
 
 } // namespace

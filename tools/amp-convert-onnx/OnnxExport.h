@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,10 @@ struct ExportOptions {
   std::string modelDir;
   /// Graph inputs and outputs keep their FP32 type (casts at the boundary).
   bool keepIoTypes = true;
+  /// Tensors of 1 KB or more go to OUTPATH.data (ONNX external data);
+  /// unset: if the input had external data (and, always, if the model
+  /// would exceed 2 GB otherwise).
+  std::optional<bool> externalData;
   /// Converts `n` FP32 values to the bits of `type` (float16 or bfloat16)
   /// as amp converts its constants, so that the file holds the weights
   /// amp's own build computes with. False if it cannot.

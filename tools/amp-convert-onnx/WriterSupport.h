@@ -5,7 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// For ModelWriter.cpp and StrongTyping.cpp, which work on the protobuf and
+// For ModelWriter.cpp, StrongTyping.cpp and ExternalData.cpp, which work on
+// the protobuf and
 // are compiled with C++ exceptions: an export error is thrown as
 // ExportError and becomes writeMixedModel's message.
 //
@@ -37,6 +38,12 @@ int getOpset(const onnx::ModelProto &model, const std::string &domain);
 /// no Cast to its input's type, every value typed). A failure is an
 /// internal error of the export (thrown).
 void checkResult(onnx::ModelProto &model);
+
+/// Writes `model` to `outPath`; with its tensors of 1 KB or more in
+/// OUTPATH.data (ONNX external data) if `externalData`, or if it would not
+/// fit in one protobuf message (2 GB) otherwise. Throws on an I/O error.
+void writeModelFile(onnx::ModelProto &model, const std::string &outPath,
+                    bool externalData);
 
 } // namespace onnxexport
 } // namespace amp

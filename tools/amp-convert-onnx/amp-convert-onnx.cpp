@@ -104,6 +104,12 @@ static llvm::cl::opt<std::string> report(
     llvm::cl::desc("Write a report of every decision (JSON, or HTML on the "
                    "model's graph for FILE.html; docs/report.md)"),
     llvm::cl::value_desc("file"), llvm::cl::cat(category));
+static llvm::cl::opt<bool> externalData(
+    "external-data",
+    llvm::cl::desc("Write the tensors of 1 KB or more to OUTPUT.data (ONNX "
+                   "external data); default: as the input model stores them "
+                   "(always for a model over 2 GB)"),
+    llvm::cl::cat(category));
 static llvm::cl::opt<bool> quiet("quiet",
                                  llvm::cl::desc("Print errors only"),
                                  llvm::cl::cat(category));
@@ -361,6 +367,8 @@ int main(int argc, char **argv) {
   ExportOptions exportOptions;
   exportOptions.modelDir = std::string(dir);
   exportOptions.keepIoTypes = keepIoTypes;
+  if (externalData.getNumOccurrences())
+    exportOptions.externalData = externalData.getValue();
   exportOptions.convertFloats = [&](const float *values, size_t n,
                                     int32_t type, uint16_t *out) {
     return convertFloatsAsAmp(context, values, n, type, out);

@@ -376,7 +376,7 @@ void inlineExternalData(onnx::TensorProto &proto, const std::string &modelDir) {
 /// Parses the bytes and reads every external-data tensor into raw_data, so
 /// that the checker and shape inference see the values.
 void parse(const void *data, size_t size, const std::string &modelDir,
-           onnx::ModelProto &proto) {
+           onnx::ModelProto &proto, bool *hadExternalData = nullptr) {
   if (size > static_cast<size_t>(std::numeric_limits<int>::max()))
     fail("the model is larger than 2 GB; store its weights as ONNX external "
          "data");
@@ -393,14 +393,21 @@ void parse(const void *data, size_t size, const std::string &modelDir,
   if (proto.ir_version() <= 0)
     fail("not an ONNX model (no IR version; truncated or another format?)");
   onnx::GraphProto &graph = *proto.mutable_graph();
+  bool external = false;
   for (onnx::TensorProto &init : *graph.mutable_initializer())
-    if (init.data_location() == onnx::TensorProto::EXTERNAL)
+    if (init.data_location() == onnx::TensorProto::EXTERNAL) {
       inlineExternalData(init, modelDir);
+      external = true;
+    }
   for (onnx::NodeProto &node : *graph.mutable_node())
     for (onnx::AttributeProto &attr : *node.mutable_attribute())
       if (attr.has_t() &&
-          attr.t().data_location() == onnx::TensorProto::EXTERNAL)
+          attr.t().data_location() == onnx::TensorProto::EXTERNAL) {
         inlineExternalData(*attr.mutable_t(), modelDir);
+        external = true;
+      }
+  if (hadExternalData)
+    *hadExternalData = external;
 }
 
 void load(const void *data, size_t size, const LoadOptions &options,
@@ -490,8 +497,10 @@ bool catchErrors(Fn fn, std::string &error) {
 bool amp::onnximport::parseModelProto(const void *data, size_t size,
                                       const std::string &modelDir,
                                       onnx::ModelProto &proto,
-                                      std::string &error) {
-  return catchErrors([&] { parse(data, size, modelDir, proto); }, error);
+                                      std::string &error,
+                                      bool *hadExternalData) {
+  return catchErrors(
+      [&] { parse(data, size, modelDir, proto, hadExternalData); }, error);
 }
 
 bool amp::onnximport::loadModel(const void *data, size_t size,

@@ -24,10 +24,12 @@ namespace amp {
 namespace onnximport {
 
 /// Parses `size` bytes of a serialized ModelProto into `proto` and reads its
-/// external data (relative to `modelDir`) into the tensors' raw_data.
-/// Returns false with a message in `error` on a malformed model.
+/// external data (relative to `modelDir`) into the tensors' raw_data
+/// (`hadExternalData`, if given, says whether there was any). Returns false
+/// with a message in `error` on a malformed model.
 bool parseModelProto(const void *data, size_t size, const std::string &modelDir,
-                     onnx::ModelProto &proto, std::string &error);
+                     onnx::ModelProto &proto, std::string &error,
+                     bool *hadExternalData = nullptr);
 
 } // namespace onnximport
 } // namespace amp
