@@ -183,7 +183,8 @@ def indexing_models(out):
         out, "einsum-terms.onnx", check=False)
 
     # torch.tril, torch.cumsum, torch.topk and torch.gather on its indices,
-    # and a GatherND, in one graph; the index operands are constants.
+    # a GatherND and a run-time ScatterND (its updates an input), in one
+    # graph; the index operands are constants.
     def ints(name, values, dtype=np.int64):
         return numpy_helper.from_array(np.array(values, dtype), name)
     save(model(
@@ -193,14 +194,52 @@ def indexing_models(out):
          helper.make_node("GatherElements", ["y", "i"], ["g"],
                           name="gather_elements", axis=1),
          helper.make_node("GatherND", ["y", "tuples"], ["n"],
-                          name="gather_nd")],
-        [vi("x", [4, 16]), vi("y", [4, 16])],
-        [vi("v", [4, 5]), vi("g", [4, 5]), vi("n", [3])],
+                          name="gather_nd"),
+         helper.make_node("ScatterND", ["y", "rows", "u"], ["s"],
+                          name="scatter_nd")],
+        [vi("x", [4, 16]), vi("y", [4, 16]), vi("u", [2, 16])],
+        [vi("v", [4, 5]), vi("g", [4, 5]), vi("n", [3]), vi("s", [4, 16])],
         [ints("one", 1), ints("axis", 1), ints("k", [5]),
-         ints("tuples", [[0, 3], [3, -1], [2, 7]])], opset=14,
+         ints("tuples", [[0, 3], [3, -1], [2, 7]]),
+         ints("rows", [[3], [1]])], opset=14,
         name="indexing"),
         out, "indexing.onnx")
+    # An LSTM (with peepholes) feeding a reverse GRU, weights as
+    # initializers: X [seq 5, batch 2, input 4].
+    save(model(
+        [helper.make_node("LSTM", ["x", "lw", "lr", "lb", "", "", "", "lp"],
+                          ["ly"], name="lstm", hidden_size=8),
+         helper.make_node("Squeeze", ["ly", "axis1"], ["s"], name="squeeze"),
+         helper.make_node("GRU", ["s", "gw", "gr", "gb"], ["", "h"],
+                          name="gru", hidden_size=6, direction="reverse")],
+        [vi("x", [5, 2, 4])], [vi("h", [1, 2, 6])],
+        [tensor("lw", [1, 32, 4]), tensor("lr", [1, 32, 8]),
+         tensor("lb", [1, 64]), tensor("lp", [1, 24]),
+         tensor("gw", [1, 18, 8]), tensor("gr", [1, 18, 6]),
+         tensor("gb", [1, 36]), ints("axis1", [1])], opset=14,
+        name="recurrent"),
+        out, "recurrent.onnx")
+    save(model(
+        [helper.make_node("LSTM", ["x", "w", "r"], ["y"], name="lstm_act",
+                          hidden_size=2,
+                          activations=["Sigmoid", "Softsign", "Tanh"])],
+        [vi("x", [3, 1, 2])], [vi("y", [3, 1, 1, 2])],
+        [tensor("w", [1, 8, 2]), tensor("r", [1, 8, 2])], opset=14),
+        out, "lstm-activation.onnx", check=False)
+    save(model(
+        [helper.make_node("GRU", ["x", "w", "r", "", "lens"], ["y"],
+                          name="gru_lens", hidden_size=2)],
+        [vi("x", [3, 2, 2]), vi("lens", [2], TensorProto.INT32)],
+        [vi("y", [3, 1, 2, 2])],
+        [tensor("w", [1, 6, 2]), tensor("r", [1, 6, 2])], opset=14),
+        out, "gru-seq-lens.onnx", check=False)
     # Their diagnostics.
+    save(model(
+        [helper.make_node("ScatterND", ["x", "i", "u"], ["y"],
+                          name="scatter_max", reduction="max")],
+        [vi("x", [4, 3]), vi("i", [2, 1], TensorProto.INT64),
+         vi("u", [2, 3])], [vi("y", [4, 3])], opset=16),
+        out, "scatternd-max.onnx", check=False)
     save(model(
         [helper.make_node("TopK", ["x", "k"], ["v", "i"], name="topk_k")],
         [vi("x", [3, 4])], [vi("v", [3, 5]), vi("i", [3, 5], TensorProto.INT64)],
