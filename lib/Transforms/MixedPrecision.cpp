@@ -174,26 +174,74 @@ std::string getFunctionName(Operation *root) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// One round of the conversion: plans `root` and rewrites it.
-LogicalResult convertOnce(Operation *root, const MixedPrecisionOptions &options,
-                          FunctionConversion *result,
-                          ArrayRef<Operation *> disposableCasts) {
-  // A layer's bounds, zero points and activation types are converted once
-  // per function, not once per layer.
-  ConversionMemo memo;
-  ConversionMemo::Scope memoScope(memo);
+/// One operand the rewrite of an op reads converted: its number and type.
+using OperandRead = std::pair<unsigned, Type>;
 
-  FunctionConversion local;
-  FunctionConversion &out = result ? *result : local;
-  out.function = getFunctionName(root);
+/// One round of the conversion of a function, in four steps: the FP8
+/// stage (runFP8), the plan, the rewrite of each op of the plan in program
+/// order (convertOp), and the cleanup of the casts and constants it made
+/// (finish).
+class FunctionRewrite {
+public:
+  FunctionRewrite(Operation *root, const MixedPrecisionOptions &options,
+                  FunctionConversion &out)
+      : root(root), options(options), out(out),
+        rewriter(root->getContext(), &listener), casts(rewriter) {
+    listener.cache = &casts;
+  }
 
+  LogicalResult run(ArrayRef<Operation *> disposableCasts);
+
+private:
+  /// Converts the contractions FP8 takes; returns the plan's options.
+  FailureOr<const MixedPrecisionOptions *> runFP8();
+  void convertOp(size_t planIndex);
+  /// The record of op `planIndex`, with its FP8 fallback if it has one.
+  OpRecord makeRecord(Operation *op, size_t planIndex);
+  /// The elements a gray or red op reads and writes (data operands, float
+  /// results), before its rewrite changes them.
+  int64_t countMovedElements(Operation *op, size_t planIndex);
+  /// The type each converted operand is read in, in operand order (both
+  /// lists are sorted).
+  SmallVector<OperandRead, 4> getReads(Operation *op, size_t planIndex);
+  /// Fetches `operands` in the types `reads` says: through the cast cache,
+  /// or, for a constant or empty tensor that may be converted in place,
+  /// noted in `inPlace` (converted once the op is known to need it).
+  void fetchOperands(Operation *op, size_t planIndex,
+                     ArrayRef<OperandRead> reads,
+                     SmallVectorImpl<Value> &operands,
+                     SmallVectorImpl<OperandRead> &inPlace);
+  /// Whether the later readers of a constant read it only as op
+  /// `planIndex` does (fetchOperands).
+  bool othersReadAlike(Operation *op, size_t planIndex, Value value,
+                       Type type);
+  /// After a failed rewrite: `op` reads what it read before.
+  void readAsBefore(Operation *op, size_t planIndex);
+  /// After a successful one: the users of each retyped result read it.
+  void handOverResults(Operation *op, Operation *newOp,
+                       ArrayRef<Type> oldTypes, size_t planIndex);
+  void addRecord(OpRecord &record, int64_t movedElements);
+  void finish();
+
+  Operation *root;
+  const MixedPrecisionOptions &options;
+  FunctionConversion &out;
+  // (Declared first, destroyed last: it erases the ops it detached.)
+  FP8Conversion fp8;
+  MixedPrecisionOptions afterFP8;
+  std::optional<PrecisionPlan> plan;
+  ConversionListener listener;
+  IRRewriter rewriter;
+  CastCache casts;
+  std::optional<PendingTypes> pendingTypes;
+};
+
+FailureOr<const MixedPrecisionOptions *> FunctionRewrite::runFP8() {
   // FP8 first: the contractions it converts (and the ops it makes) are
   // left alone by the plan, which decides everything else in the fallback
   // type (options.target).
-  FP8Conversion fp8;
   if (failed(convertContractionsToFP8(root, options, fp8)))
     return failure();
-  MixedPrecisionOptions afterFP8;
   const MixedPrecisionOptions *planOptions = &options;
   if (options.fp8Type || !fp8.converted.empty() || !fp8.fallbacks.empty()) {
     afterFP8 = options;
@@ -201,7 +249,7 @@ LogicalResult convertOnce(Operation *root, const MixedPrecisionOptions &options,
     // skip-layers counted the green ops before some became FP8.
     afterFP8.skippedOps = &fp8.skippedOps;
     if (!fp8.observed.empty() && options.observedMaxAbs)
-      afterFP8.observedMaxAbs = [&fp8, observed = options.observedMaxAbs](
+      afterFP8.observedMaxAbs = [this, observed = options.observedMaxAbs](
                                     OpResult value) -> std::optional<double> {
         auto it = fp8.observed.find(value);
         if (it != fp8.observed.end())
@@ -220,246 +268,281 @@ LogicalResult convertOnce(Operation *root, const MixedPrecisionOptions &options,
           {converted.opName, converted.location, converted.decision,
            std::make_shared<FP8Record>(std::move(converted.record))});
   }
+  return planOptions;
+}
 
-  PrecisionPlan plan(root, *planOptions);
-  if (failed(plan.run()))
+LogicalResult FunctionRewrite::run(ArrayRef<Operation *> disposableCasts) {
+  FailureOr<const MixedPrecisionOptions *> planOptions = runFP8();
+  if (failed(planOptions))
+    return failure();
+  plan.emplace(root, **planOptions);
+  if (failed(plan->run()))
     return failure();
 
   CaptureHandler captureHandler(root->getContext());
-  ConversionListener listener;
-  IRRewriter rewriter(root->getContext(), &listener);
-  CastCache casts(rewriter);
-  casts.reserve(plan.getOps().size());
-  listener.cache = &casts;
+  casts.reserve(plan->getOps().size());
   for (Operation *castOp : disposableCasts)
     casts.release(castOp);
-
-  int64_t movedElements = 0; // Of the op being recorded.
-  auto addRecord = [&](OpRecord &record) {
-    const OpDecision &d = record.decision;
-    ConversionStats &stats = out.stats;
-    int64_t bytes =
-        movedElements *
-        (d.lowPrecision ? d.computeType.getIntOrFloatBitWidth() / 8 : 4);
-    if (d.color == Color::gray)
-      stats.grayBytes += bytes;
-    else if (d.color == Color::red)
-      stats.redBytes += bytes;
-    stats.unknown += d.unknown;
-    if (d.color == Color::green && d.lowPrecision)
-      ++stats.green;
-    else if (d.color == Color::gray)
-      ++(d.lowPrecision ? stats.grayLow : stats.grayHigh);
-    else if (d.color == Color::red)
-      ++stats.red;
-    if (options.recordDecisions)
-      out.records.push_back(std::move(record));
-  };
   if (options.recordDecisions)
-    out.records.reserve(plan.getOps().size());
-  PendingTypes pendingTypes(plan);
-  for (auto [planIndex, planOp] : llvm::enumerate(plan.getOps())) {
-    // A failed rewrite may restore the op as a new one.
-    Operation *op = planOp;
-    const OpDecision &decision = plan.getDecision(planIndex);
-    OpRecord record{op->getName(), op->getLoc(), decision};
-    // A contraction that asked for FP8 and runs in the fallback type says
-    // why.
-    if (!fp8.fallbacks.empty()) {
-      auto it = fp8.fallbacks.find(op);
-      if (it != fp8.fallbacks.end()) {
-        if (decision.color == Color::green && decision.lowPrecision)
-          record.decision.reason = it->second.first;
-        record.fp8 = std::make_shared<FP8Record>(it->second.second);
-      }
-    }
-    // The elements a gray or red op reads and writes (data operands, float
-    // results), before its rewrite changes them.
-    movedElements = 0;
-    if (decision.color != Color::green) {
-      for (unsigned i : plan.getDataOperands(planIndex))
-        movedElements += getStaticElementCount(op->getOperand(i).getType());
-      for (Type type : op->getResultTypes())
-        if (isCastableFloatType(type))
-          movedElements += getStaticElementCount(type);
-    }
-    if (options.remarks && options.diagnostics)
-      emitDecisionRemark(op, decision);
-    if (!decision.lowPrecision) {
-      addRecord(record);
-      continue;
-    }
+    out.records.reserve(plan->getOps().size());
+  pendingTypes.emplace(*plan);
+  for (size_t planIndex = 0, e = plan->getOps().size(); planIndex < e;
+       ++planIndex)
+    convertOp(planIndex);
+  finish();
+  return success();
+}
 
-    // The type each converted operand is read in, in operand order (casts
-    // of block arguments are placed in the order they are asked for); both
-    // lists are sorted.
-    SmallVector<Value> operands(op->getOperands());
-    SmallVector<std::pair<unsigned, Type>, 4> reads;
-    ArrayRef<unsigned> accumulators = plan.getAccumulatorOperands(planIndex);
-    ArrayRef<unsigned> data = plan.getDataOperands(planIndex);
-    while (!accumulators.empty() || !data.empty()) {
-      bool takeAccumulator =
-          data.empty() ||
-          (!accumulators.empty() && accumulators.front() < data.front());
-      ArrayRef<unsigned> &list = takeAccumulator ? accumulators : data;
-      reads.push_back({list.front(), takeAccumulator ? decision.accumulateType
-                                                     : decision.computeType});
-      list = list.drop_front();
-    }
-    // Constant zero points take the compute type too.
-    if (auto iface = getMixedPrecisionInterface(op)) {
-      size_t numReads = reads.size();
-      for (OpOperand &operand : op->getOpOperands())
-        if (getScalarType(operand.get()).isF32() &&
-            iface.isZeroPointOperand(operand) &&
-            isFloatConstant(operand.get().getDefiningOp()))
-          reads.push_back({operand.getOperandNumber(), decision.computeType});
-      if (reads.size() != numReads)
-        llvm::sort(reads, llvm::less_first());
-    }
-    // A constant or empty tensor only this op reads, in one type, is
-    // converted in place once the op is known to need it (below); other
-    // operands get a cast or a converted copy.
-    auto readInOneType = [&](Value value, Type type) {
-      for (auto [number, operand] : llvm::enumerate(op->getOperands())) {
-        if (operand != value)
-          continue;
-        auto it = llvm::find_if(
-            reads, [&, number = number](const auto &read) {
-              return read.first == number;
-            });
-        if (it == reads.end() || it->second != type)
-          return false;
-      }
-      return true;
-    };
-    // A constant that later ops read too is converted in place as well if
-    // each of them reads it only as this op does: a data operand (or a
-    // constant zero point) in `type` (a layer's bias and zero points, read
-    // by its convolutions).
-    auto othersReadAlike = [&](Value value, Type type) {
-      for (OpOperand &use : value.getUses()) {
-        Operation *user = use.getOwner();
-        if (user == op)
-          continue;
-        std::optional<unsigned> j = plan.findIndex(user, planIndex);
-        if (!j || *j <= planIndex)
-          return false;
-        const OpDecision &later = plan.getDecision(*j);
-        if (!later.lowPrecision || later.computeType != type)
-          return false;
-        if (llvm::is_contained(plan.getDataOperands(*j),
-                               use.getOperandNumber()))
-          continue;
-        auto iface = getMixedPrecisionInterface(user);
-        if (!iface || !iface.isZeroPointOperand(use))
-          return false;
-      }
-      return true;
-    };
-    SmallVector<std::pair<unsigned, Type>, 2> inPlace;
-    for (auto [i, type] : reads) {
-      Value value = operands[i];
-      if (casts.canConvertInPlace(
-              value, type, op,
-              [&, type = type] { return othersReadAlike(value, type); }) &&
-          readInOneType(value, type))
-        inPlace.push_back({i, type});
-      else
-        operands[i] = casts.get(value, type, op);
-    }
-    // An op with an FP32 constant left to convert, or that reads a result
-    // converted before it (or a constant converted in place for it) as it
-    // is, is not converted yet.
-    // (The type test first: it fails for an op still to convert, and spares
-    // the table lookups.)
-    if (inPlace.empty() && isAlreadyConverted(op, operands, decision) &&
-        llvm::none_of(op->getOperands(), [&](Value v) {
-          return pendingTypes.lookup(v, planIndex) || casts.isShared(v);
-        })) {
-      addRecord(record);
-      continue;
-    }
-    SmallVector<CastCache::InPlaceConversion, 2> convertedInPlace;
-    for (auto [i, type] : inPlace)
-      casts.convertInPlace(operands[i], type, convertedInPlace);
+void FunctionRewrite::addRecord(OpRecord &record, int64_t movedElements) {
+  const OpDecision &d = record.decision;
+  ConversionStats &stats = out.stats;
+  int64_t bytes =
+      movedElements *
+      (d.lowPrecision ? d.computeType.getIntOrFloatBitWidth() / 8 : 4);
+  if (d.color == Color::gray)
+    stats.grayBytes += bytes;
+  else if (d.color == Color::red)
+    stats.redBytes += bytes;
+  stats.unknown += d.unknown;
+  if (d.color == Color::green && d.lowPrecision)
+    ++stats.green;
+  else if (d.color == Color::gray)
+    ++(d.lowPrecision ? stats.grayLow : stats.grayHigh);
+  else if (d.color == Color::red)
+    ++stats.red;
+  if (options.recordDecisions)
+    out.records.push_back(std::move(record));
+}
 
-    SmallVector<Type> oldTypes(op->getResultTypes());
-    casts.noteInputsOf(op, convertedInPlace);
-    // (A constant converted in place for the op is read by its rewrite.)
-    SmallVector<Operation *, 4> inputDefs;
-    for (Value operand : op->getOperands())
-      if (Operation *def = operand.getDefiningOp();
-          def && !CastCache::isConvertedInPlace(convertedInPlace, def))
-        inputDefs.push_back(def);
-    std::string why;
-    FailureOr<Operation *> newOp =
-        rewriteVerified(op, rewriter, listener, operands, decision, why);
-    if (failed(newOp)) {
-      casts.restoreInPlace(convertedInPlace);
-      // It was to read some converted results as they are: it reads them
-      // through a view in their old type instead; and a constant an earlier
-      // reader converted in place for both of them, through a copy with its
-      // FP32 value.
-      for (OpOperand &operand : op->getOpOperands()) {
-        Value old = operand.get();
-        Value to = casts.getOriginal(old);
-        if (Type oldType = pendingTypes.lookup(old, planIndex))
-          to = casts.getView(old, oldType);
-        if (to != old)
-          rewriter.modifyOpInPlace(op, [&] { operand.set(to); });
-      }
-      if (options.diagnostics)
-        mlir::emitRemark(op->getLoc()) << "'" << op->getName()
-                         << "' stays in FP32: it could not be rebuilt in "
-                         << decision.computeType << " (" << why << ")";
-      record.decision.lowPrecision = false;
-      record.decision.reason = Reason::UnsupportedTypes;
-      addRecord(record);
-      continue;
+OpRecord FunctionRewrite::makeRecord(Operation *op, size_t planIndex) {
+  const OpDecision &decision = plan->getDecision(planIndex);
+  OpRecord record{op->getName(), op->getLoc(), decision};
+  // A contraction that asked for FP8 and runs in the fallback type says
+  // why.
+  if (!fp8.fallbacks.empty()) {
+    auto it = fp8.fallbacks.find(op);
+    if (it != fp8.fallbacks.end()) {
+      if (decision.color == Color::green && decision.lowPrecision)
+        record.decision.reason = it->second.first;
+      record.fp8 = std::make_shared<FP8Record>(it->second.second);
     }
-
-    for (auto [index, oldType] : llvm::enumerate(oldTypes)) {
-      Value newResult = (*newOp)->getResult(index);
-      Value oldResult = op->getResult(index);
-      if (newResult.getType() == oldType) {
-        if (*newOp != op)
-          rewriter.replaceAllUsesWith(oldResult, newResult);
-        continue;
-      }
-      // Users the plan converts later read the new result itself (their
-      // cast, if they read it in another type, is made when they are);
-      // the others read it through a view in its old type.
-      Value view;
-      bool direct = false;
-      for (OpOperand &use : llvm::make_early_inc_range(oldResult.getUses())) {
-        Operation *user = use.getOwner();
-        if (view && user == view.getDefiningOp())
-          continue;
-        Value to;
-        if (plan.isConvertedLater(user, use.getOperandNumber(), planIndex)) {
-          to = newResult;
-          direct = true;
-        } else {
-          if (!view)
-            view = casts.getView(newResult, getScalarType(oldType));
-          to = view;
-        }
-        if (use.get() != to)
-          rewriter.modifyOpInPlace(user, [&] { use.set(to); });
-      }
-      if (direct)
-        pendingTypes.add(newResult, planIndex, getScalarType(oldType));
-    }
-    for (const CastCache::InPlaceConversion &conversion : convertedInPlace)
-      casts.noteConvertedInPlace(conversion, *newOp);
-    if (*newOp != op)
-      rewriter.eraseOp(op);
-    casts.eraseDeadInputs(inputDefs);
-    ++out.stats.converted;
-    addRecord(record);
   }
+  return record;
+}
 
+int64_t FunctionRewrite::countMovedElements(Operation *op, size_t planIndex) {
+  if (plan->getDecision(planIndex).color == Color::green)
+    return 0;
+  int64_t elements = 0;
+  for (unsigned i : plan->getDataOperands(planIndex))
+    elements += getStaticElementCount(op->getOperand(i).getType());
+  for (Type type : op->getResultTypes())
+    if (isCastableFloatType(type))
+      elements += getStaticElementCount(type);
+  return elements;
+}
+
+SmallVector<OperandRead, 4> FunctionRewrite::getReads(Operation *op,
+                                                      size_t planIndex) {
+  // (Casts of block arguments are placed in the order they are asked for.)
+  const OpDecision &decision = plan->getDecision(planIndex);
+  SmallVector<OperandRead, 4> reads;
+  ArrayRef<unsigned> accumulators = plan->getAccumulatorOperands(planIndex);
+  ArrayRef<unsigned> data = plan->getDataOperands(planIndex);
+  while (!accumulators.empty() || !data.empty()) {
+    bool takeAccumulator =
+        data.empty() ||
+        (!accumulators.empty() && accumulators.front() < data.front());
+    ArrayRef<unsigned> &list = takeAccumulator ? accumulators : data;
+    reads.push_back({list.front(), takeAccumulator ? decision.accumulateType
+                                                   : decision.computeType});
+    list = list.drop_front();
+  }
+  // Constant zero points take the compute type too.
+  if (auto iface = getMixedPrecisionInterface(op)) {
+    size_t numReads = reads.size();
+    for (OpOperand &operand : op->getOpOperands())
+      if (getScalarType(operand.get()).isF32() &&
+          iface.isZeroPointOperand(operand) &&
+          isFloatConstant(operand.get().getDefiningOp()))
+        reads.push_back({operand.getOperandNumber(), decision.computeType});
+    if (reads.size() != numReads)
+      llvm::sort(reads, llvm::less_first());
+  }
+  return reads;
+}
+
+bool FunctionRewrite::othersReadAlike(Operation *op, size_t planIndex,
+                                      Value value, Type type) {
+  // A constant that later ops read too is converted in place as well if
+  // each of them reads it only as this op does: a data operand (or a
+  // constant zero point) in `type` (a layer's bias and zero points, read
+  // by its convolutions).
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (user == op)
+      continue;
+    std::optional<unsigned> j = plan->findIndex(user, planIndex);
+    if (!j || *j <= planIndex)
+      return false;
+    const OpDecision &later = plan->getDecision(*j);
+    if (!later.lowPrecision || later.computeType != type)
+      return false;
+    if (llvm::is_contained(plan->getDataOperands(*j), use.getOperandNumber()))
+      continue;
+    auto iface = getMixedPrecisionInterface(user);
+    if (!iface || !iface.isZeroPointOperand(use))
+      return false;
+  }
+  return true;
+}
+
+void FunctionRewrite::fetchOperands(Operation *op, size_t planIndex,
+                                    ArrayRef<OperandRead> reads,
+                                    SmallVectorImpl<Value> &operands,
+                                    SmallVectorImpl<OperandRead> &inPlace) {
+  // A constant or empty tensor only this op reads, in one type, is
+  // converted in place; other operands get a cast or a converted copy.
+  auto readInOneType = [&](Value value, Type type) {
+    for (auto [number, operand] : llvm::enumerate(op->getOperands())) {
+      if (operand != value)
+        continue;
+      auto it = llvm::find_if(reads, [&, number = number](const auto &read) {
+        return read.first == number;
+      });
+      if (it == reads.end() || it->second != type)
+        return false;
+    }
+    return true;
+  };
+  for (auto [i, type] : reads) {
+    Value value = operands[i];
+    if (casts.canConvertInPlace(value, type, op,
+                                [&, type = type] {
+                                  return othersReadAlike(op, planIndex, value,
+                                                         type);
+                                }) &&
+        readInOneType(value, type))
+      inPlace.push_back({i, type});
+    else
+      operands[i] = casts.get(value, type, op);
+  }
+}
+
+void FunctionRewrite::readAsBefore(Operation *op, size_t planIndex) {
+  // It was to read some converted results as they are: it reads them
+  // through a view in their old type instead; and a constant an earlier
+  // reader converted in place for both of them, through a copy with its
+  // FP32 value.
+  for (OpOperand &operand : op->getOpOperands()) {
+    Value old = operand.get();
+    Value to = casts.getOriginal(old);
+    if (Type oldType = pendingTypes->lookup(old, planIndex))
+      to = casts.getView(old, oldType);
+    if (to != old)
+      rewriter.modifyOpInPlace(op, [&] { operand.set(to); });
+  }
+}
+
+void FunctionRewrite::handOverResults(Operation *op, Operation *newOp,
+                                      ArrayRef<Type> oldTypes,
+                                      size_t planIndex) {
+  for (auto [index, oldType] : llvm::enumerate(oldTypes)) {
+    Value newResult = newOp->getResult(index);
+    Value oldResult = op->getResult(index);
+    if (newResult.getType() == oldType) {
+      if (newOp != op)
+        rewriter.replaceAllUsesWith(oldResult, newResult);
+      continue;
+    }
+    // Users the plan converts later read the new result itself (their
+    // cast, if they read it in another type, is made when they are); the
+    // others read it through a view in its old type.
+    Value view;
+    bool direct = false;
+    for (OpOperand &use : llvm::make_early_inc_range(oldResult.getUses())) {
+      Operation *user = use.getOwner();
+      if (view && user == view.getDefiningOp())
+        continue;
+      Value to;
+      if (plan->isConvertedLater(user, use.getOperandNumber(), planIndex)) {
+        to = newResult;
+        direct = true;
+      } else {
+        if (!view)
+          view = casts.getView(newResult, getScalarType(oldType));
+        to = view;
+      }
+      if (use.get() != to)
+        rewriter.modifyOpInPlace(user, [&] { use.set(to); });
+    }
+    if (direct)
+      pendingTypes->add(newResult, planIndex, getScalarType(oldType));
+  }
+}
+
+void FunctionRewrite::convertOp(size_t planIndex) {
+  // A failed rewrite may restore the op as a new one.
+  Operation *op = plan->getOps()[planIndex];
+  const OpDecision &decision = plan->getDecision(planIndex);
+  OpRecord record = makeRecord(op, planIndex);
+  int64_t movedElements = countMovedElements(op, planIndex);
+  if (options.remarks && options.diagnostics)
+    emitDecisionRemark(op, decision);
+  if (!decision.lowPrecision)
+    return addRecord(record, movedElements);
+
+  SmallVector<OperandRead, 4> reads = getReads(op, planIndex);
+  SmallVector<Value> operands(op->getOperands());
+  SmallVector<OperandRead, 2> inPlace;
+  fetchOperands(op, planIndex, reads, operands, inPlace);
+  // An op with an FP32 constant left to convert, or that reads a result
+  // converted before it (or a constant converted in place for it) as it
+  // is, is not converted yet. (The type test first: it fails for an op
+  // still to convert, and spares the table lookups.)
+  if (inPlace.empty() && isAlreadyConverted(op, operands, decision) &&
+      llvm::none_of(op->getOperands(), [&](Value v) {
+        return pendingTypes->lookup(v, planIndex) || casts.isShared(v);
+      }))
+    return addRecord(record, movedElements);
+  SmallVector<CastCache::InPlaceConversion, 2> convertedInPlace;
+  for (auto [i, type] : inPlace)
+    casts.convertInPlace(operands[i], type, convertedInPlace);
+
+  SmallVector<Type> oldTypes(op->getResultTypes());
+  casts.noteInputsOf(op, convertedInPlace);
+  // (A constant converted in place for the op is read by its rewrite.)
+  SmallVector<Operation *, 4> inputDefs;
+  for (Value operand : op->getOperands())
+    if (Operation *def = operand.getDefiningOp();
+        def && !CastCache::isConvertedInPlace(convertedInPlace, def))
+      inputDefs.push_back(def);
+  std::string why;
+  FailureOr<Operation *> newOp =
+      rewriteVerified(op, rewriter, listener, operands, decision, why);
+  if (failed(newOp)) {
+    casts.restoreInPlace(convertedInPlace);
+    readAsBefore(op, planIndex);
+    if (options.diagnostics)
+      mlir::emitRemark(op->getLoc())
+          << "'" << op->getName()
+          << "' stays in FP32: it could not be rebuilt in "
+          << decision.computeType << " (" << why << ")";
+    record.decision.lowPrecision = false;
+    record.decision.reason = Reason::UnsupportedTypes;
+    return addRecord(record, movedElements);
+  }
+  handOverResults(op, *newOp, oldTypes, planIndex);
+  for (const CastCache::InPlaceConversion &conversion : convertedInPlace)
+    casts.noteConvertedInPlace(conversion, *newOp);
+  if (*newOp != op)
+    rewriter.eraseOp(op);
+  casts.eraseDeadInputs(inputDefs);
+  ++out.stats.converted;
+  addRecord(record, movedElements);
+}
+
+void FunctionRewrite::finish() {
   casts.foldRoundTrips();
   deduplicateCasts(root, listener.casts, rewriter);
   deduplicateConstants(root, listener.constants, rewriter);
@@ -468,8 +551,23 @@ LogicalResult convertOnce(Operation *root, const MixedPrecisionOptions &options,
   out.stats.casts = casts.countLiveCasts();
   out.stats.castBytes = casts.countLiveCastBytes();
   out.stats.foldedConstants = casts.countLiveConstants();
-  out.stats.constants.merge(plan.getConstantSummary());
-  return success();
+  out.stats.constants.merge(plan->getConstantSummary());
+}
+
+/// One round of the conversion: plans `root` and rewrites it.
+LogicalResult convertOnce(Operation *root, const MixedPrecisionOptions &options,
+                          FunctionConversion *result,
+                          ArrayRef<Operation *> disposableCasts) {
+  // A layer's bounds, zero points and activation types are converted once
+  // per function, not once per layer.
+  ConversionMemo memo;
+  ConversionMemo::Scope memoScope(memo);
+
+  FunctionConversion local;
+  FunctionConversion &out = result ? *result : local;
+  out.function = getFunctionName(root);
+  FunctionRewrite rewrite(root, options, out);
+  return rewrite.run(disposableCasts);
 }
 
 } // namespace
