@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MatmulKernels.h"
+#include "MemRefViews.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/IR/IRMapping.h"
@@ -31,35 +32,12 @@ using namespace mlir;
 using namespace mlir::amp;
 using namespace mlir::amp::detail;
 
-/// `v` through memref.collapse_shape / expand_shape ops to the buffer they
-/// view; null when another view op is in the way.
+/// The buffer `v` views through reshapes: an allocation or a block
+/// argument; null when another view op is in the way.
 static Value reshapeRoot(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto c = dyn_cast<memref::CollapseShapeOp>(def))
-      v = c.getSrc();
-    else if (auto e = dyn_cast<memref::ExpandShapeOp>(def))
-      v = e.getSrc();
-    else if (isa<memref::AllocOp, memref::AllocaOp>(def))
-      return v;
-    else
-      return {};
-  }
-  return v; // a block argument
-}
-
-static bool isRowMajor(Value v) {
-  auto type = dyn_cast<MemRefType>(v.getType());
-  return type && type.getLayout().isIdentity();
-}
-
-/// The values viewing `root` through reshapes (`root` included).
-static SmallVector<Value> reshapesOf(Value root) {
-  SmallVector<Value> views{root};
-  for (size_t i = 0; i < views.size(); ++i)
-    for (Operation *user : views[i].getUsers())
-      if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(user))
-        views.push_back(user->getResult(0));
-  return views;
+  Value root = throughReshapes(v);
+  Operation *def = root.getDefiningOp();
+  return !def || isa<memref::AllocOp, memref::AllocaOp>(def) ? root : Value();
 }
 
 /// Whether `op` may write memory (no effect interface: assume it does).
@@ -229,20 +207,6 @@ static SmallVector<Value> delinearize(IndexBuilder &ib, Value memref,
     rest = ib.b.createOrFold<arith::DivUIOp>(ib.loc, rest, sizeValue);
   }
   return indices;
-}
-
-/// `map` applied to `dims` (arith ops for what is not a plain dimension).
-static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
-                                   ArrayRef<Value> dims) {
-  SmallVector<Value> results;
-  for (AffineExpr expr : map.getResults()) {
-    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-      results.push_back(dims[dim.getPosition()]);
-      continue;
-    }
-    results.push_back(affine::expandAffineExpr(b, loc, expr, dims, {}));
-  }
-  return results;
 }
 
 void PendingStores::emit(OpBuilder &b, Location loc) const {

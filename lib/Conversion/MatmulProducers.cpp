@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MatmulKernels.h"
+#include "MemRefViews.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/IR/IRMapping.h"
@@ -49,35 +50,12 @@ constexpr int64_t kMaxEvaluatedElementwise = int64_t(1) << 20;
 /// index arithmetic) are not evaluated per load.
 constexpr unsigned kMaxProducerOps = 32;
 
-/// `v` through collapse/expand reshapes to the buffer they view; null when
-/// another view is in the way.
+/// The buffer `v` views through reshapes, if an allocation (a block
+/// argument is written by the caller); null otherwise.
 static Value reshapeRoot(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto c = dyn_cast<memref::CollapseShapeOp>(def))
-      v = c.getSrc();
-    else if (auto e = dyn_cast<memref::ExpandShapeOp>(def))
-      v = e.getSrc();
-    else if (isa<memref::AllocOp>(def))
-      return v;
-    else
-      return {};
-  }
-  return {}; // a block argument: written by the caller
-}
-
-/// The values viewing `root` through reshapes (`root` included).
-static SmallVector<Value> reshapesOf(Value root) {
-  SmallVector<Value> views{root};
-  for (size_t i = 0; i < views.size(); ++i)
-    for (Operation *user : views[i].getUsers())
-      if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(user))
-        views.push_back(user->getResult(0));
-  return views;
-}
-
-static bool isRowMajor(Value v) {
-  auto type = dyn_cast<MemRefType>(v.getType());
-  return type && type.getLayout().isIdentity();
+  Value root = throughReshapes(v);
+  return isa_and_nonnull<memref::AllocOp>(root.getDefiningOp()) ? root
+                                                                 : Value();
 }
 
 /// The generic that computes every element of `value`'s buffer, if it can
@@ -135,20 +113,6 @@ static linalg::GenericOp findProducer(Value value, Operation *point) {
       if (written == root || llvm::is_contained(reads, written))
         return {};
   return producer;
-}
-
-/// `map` applied to `dims` (arith ops for what is not a plain dimension).
-static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
-                                   ArrayRef<Value> dims) {
-  SmallVector<Value> results;
-  for (AffineExpr expr : map.getResults()) {
-    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-      results.push_back(dims[dim.getPosition()]);
-      continue;
-    }
-    results.push_back(affine::expandAffineExpr(b, loc, expr, dims, {}));
-  }
-  return results;
 }
 
 /// The sizes of `memref`'s dimensions as index values.

@@ -38,6 +38,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MatmulKernels.h"
+#include "MemRefViews.h"
 #include "amp/Conversion/Passes.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
@@ -567,14 +568,7 @@ struct RowKernel {
   }
 
   SmallVector<Value> applyMap(AffineMap map, ArrayRef<Value> dims) {
-    SmallVector<Value> results;
-    for (AffineExpr expr : map.getResults()) {
-      if (auto dim = dyn_cast<AffineDimExpr>(expr))
-        results.push_back(dims[dim.getPosition()]);
-      else
-        results.push_back(affine::expandAffineExpr(b, loc, expr, dims, {}));
-    }
-    return results;
+    return amp::detail::applyMap(b, loc, map, dims);
   }
 
   /// The group write a read of `input` of member `mi` resolves to, if it
