@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MatmulKernels.h"
+#include "MemRefViews.h"
 #include "amp/Conversion/Passes.h"
 
 namespace mlir {

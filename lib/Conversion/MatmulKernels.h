@@ -5,15 +5,21 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// What the kernels of --amp-gpu-matmul-to-mma share (the Tensor Core and SIMT
-// kernels in MatmulToTensorCores.cpp, the skinny kernel in
-// SkinnyMatmul.cpp): index arithmetic, the operands of one matmul, the fill
-// folding and the masked epilogue. Private to lib/Conversion.
+// What the kernels of --amp-gpu-matmul-to-mma share: the pass
+// (MatmulToTensorCores.cpp), its kernels (MmaSyncKernel.cpp,
+// WgmmaKernel.cpp, SimtMatmulKernel.cpp, SkinnyMatmul.cpp), the operands
+// of one matmul and where they come from (MatmulOperands.cpp,
+// MatmulProducers.cpp), and its fused epilogue (MatmulEpilogue.cpp); the
+// row kernels (RowReductions.cpp) read operands the same way. Index
+// arithmetic lives here too. The buffer queries that passes about no
+// matmul need are in MemRefViews.h. Private to lib/Conversion.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef AMP_LIB_CONVERSION_MATMULKERNELS_H
 #define AMP_LIB_CONVERSION_MATMULKERNELS_H
+
+#include "MemRefViews.h"
 
 #include "amp/Conversion/Passes.h"
 
@@ -75,18 +81,6 @@ struct IndexBuilder {
     return b.createOrFold<memref::DimOp>(loc, memref, i);
   }
 };
-
-/// `v` through any view ops to the buffer they view.
-Value bufferRoot(Value v);
-
-/// The buffers `op` (and the ops nested in it) may touch: the roots of the
-/// memref values it uses that are defined outside it.
-SmallVector<Value> touchedBuffers(Operation *op);
-
-/// The buffers `op` may write: a linalg op's inits, a copy's target, a
-/// store's memref; for other ops that may write memory, everything they
-/// touch; none for ops without write effects.
-SmallVector<Value> writtenBuffers(Operation *op);
 
 /// Whether `operand` of `op` covers the op's loops one to one: each
 /// result of its indexing map is a distinct loop dimension, or the constant

@@ -5,10 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Internal to lib/Conversion: what the matmul epilogue and producer fusions
-// (and the row kernels) ask of a bufferized value: the buffer behind a
-// chain of memref reshapes, every reshape of it, its layout, and the indices
-// an indexing map gives.
+// Internal to lib/Conversion: what the fusions and kernel passes ask of
+// bufferized code: the buffer behind a chain of views (or of reshapes
+// only), every reshape of it, its layout, the buffers an op touches and
+// writes, and the indices an indexing map gives.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +21,18 @@
 namespace mlir {
 namespace amp {
 namespace detail {
+
+/// `v` through any view ops to the buffer they view.
+Value bufferRoot(Value v);
+
+/// The buffers `op` (and the ops nested in it) may touch: the roots of the
+/// memref values it uses that are defined outside it.
+SmallVector<Value> touchedBuffers(Operation *op);
+
+/// The buffers `op` may write: a linalg op's inits, a copy's target, a
+/// store's memref; for other ops that may write memory, everything they
+/// touch; none for ops without write effects.
+SmallVector<Value> writtenBuffers(Operation *op);
 
 /// `v` through memref.collapse_shape / expand_shape ops: the value the
 /// chain starts from (an allocation, a block argument, or another op's

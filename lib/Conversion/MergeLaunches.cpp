@@ -26,7 +26,7 @@
 
 #include "amp/Conversion/Passes.h"
 
-#include "MatmulKernels.h"
+#include "MemRefViews.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
