@@ -260,7 +260,7 @@ static int decide(MLIRContext &context, StringRef bytes,
                          : FloatType(Float16Type::get(&context));
   nodeTypes = collectNodeTypes(*module, target);
   // Nodes amp does not import stay FP32, with Casts around them: the
-  // user's runtime may know them (custom ops, LSTM, NonMaxSuppression).
+  // user's runtime may know them (custom ops, NonMaxSuppression, RoiAlign).
   for (const onnximport::OpaqueNode &node : opaque) {
     if (node.index >= nodeTypes.size())
       nodeTypes.resize(node.index + 1, 0);

@@ -8,8 +8,8 @@
 // One function per ONNX op (or per group of ops that share a lowering); the
 // table in OpTable.cpp maps op types to them. Each family lives in its own
 // file: Elementwise.cpp, Shape.cpp, Constant.cpp, Conv.cpp, Pool.cpp,
-// MatMul.cpp, Einsum.cpp, Indexing.cpp, Recurrent.cpp, Normalization.cpp,
-// Reduction.cpp, Resize.cpp.
+// MatMul.cpp, Einsum.cpp, Indexing.cpp, GatherScatter.cpp, Recurrent.cpp,
+// Normalization.cpp, Reduction.cpp, Resize.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -92,7 +92,6 @@ LogicalResult convertExpand(NodeContext &ctx);
 LogicalResult convertTile(NodeContext &ctx);
 LogicalResult convertPad(NodeContext &ctx);
 LogicalResult convertGather(NodeContext &ctx);
-LogicalResult convertScatterND(NodeContext &ctx);
 
 // Conv.cpp
 LogicalResult convertConv(NodeContext &ctx);
@@ -115,8 +114,11 @@ LogicalResult convertEinsum(NodeContext &ctx);
 LogicalResult convertTrilu(NodeContext &ctx);
 LogicalResult convertCumSum(NodeContext &ctx);
 LogicalResult convertTopK(NodeContext &ctx);
+
+// GatherScatter.cpp
 LogicalResult convertGatherElements(NodeContext &ctx);
 LogicalResult convertGatherND(NodeContext &ctx);
+LogicalResult convertScatterND(NodeContext &ctx);
 
 // Recurrent.cpp
 LogicalResult convertLSTM(NodeContext &ctx);
