@@ -65,6 +65,8 @@ def main():
     producers = {}
     for node in g.node:
         for out in node.output:
+            if not out:
+                continue  # an optional output left out
             producers[out] = node
             if out not in types:
                 fail(f"value {out} has no type in value_info")
