@@ -239,16 +239,10 @@ static AffineExpr offsetExpr(const Member &m, OpOperand *operand,
 /// Whether `root` is a buffer viewed only through reshapes of a row-major
 /// allocation or argument (so that offsets in it are comparable).
 static bool isPlainBuffer(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto c = dyn_cast<memref::CollapseShapeOp>(def))
-      v = c.getSrc();
-    else if (auto e = dyn_cast<memref::ExpandShapeOp>(def))
-      v = e.getSrc();
-    else
-      return isa<memref::AllocOp>(def) &&
-             cast<MemRefType>(v.getType()).getLayout().isIdentity();
-  }
-  return cast<MemRefType>(v.getType()).getLayout().isIdentity();
+  Value root = throughReshapes(v);
+  if (Operation *def = root.getDefiningOp())
+    return isa<memref::AllocOp>(def) && isRowMajor(root);
+  return isRowMajor(root);
 }
 
 /// Classifies `op` as a member over a row space; the space is returned too.

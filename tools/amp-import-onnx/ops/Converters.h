@@ -18,8 +18,20 @@
 
 #include "../GraphImporter.h"
 
+#include <limits>
+
 namespace amp {
 namespace onnximport {
+
+/// The product of `values`, saturating at INT64_MAX (sizes from a
+/// malformed model must not overflow; the caller rejects the result).
+inline int64_t product(llvm::ArrayRef<int64_t> values) {
+  int64_t result = 1;
+  for (int64_t v : values)
+    if (__builtin_mul_overflow(result, v, &result))
+      return std::numeric_limits<int64_t>::max();
+  return result;
+}
 
 using mlir::LogicalResult;
 

@@ -35,14 +35,6 @@
 using namespace mlir;
 using namespace amp::onnximport;
 
-/// The product of `values` (the shapes here are static and checked).
-static int64_t product(ArrayRef<int64_t> values) {
-  int64_t result = 1;
-  for (int64_t v : values)
-    if (__builtin_mul_overflow(result, v, &result))
-      return std::numeric_limits<int64_t>::max();
-  return result;
-}
 
 /// The first `rank` loops of `numLoops`.
 static AffineMap leadingDims(MLIRContext *context, int64_t rank,

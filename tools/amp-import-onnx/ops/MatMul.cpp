@@ -22,15 +22,6 @@
 using namespace mlir;
 using namespace amp::onnximport;
 
-/// The product of `values`, saturating at INT64_MAX (sizes from a
-/// malformed model must not overflow; the caller rejects the result).
-static int64_t product(ArrayRef<int64_t> values) {
-  int64_t result = 1;
-  for (int64_t v : values)
-    if (__builtin_mul_overflow(result, v, &result))
-      return std::numeric_limits<int64_t>::max();
-  return result;
-}
 
 LogicalResult amp::onnximport::convertMatMul(NodeContext &ctx) {
   OpBuilder &b = ctx.b;
