@@ -24,6 +24,10 @@
 // libc at load time. Without a driver, the first entry point called prints
 // one line saying so and exits with status 1 (nothing can run without one).
 //
+// The runtime's tables are never destroyed: a model loaded with dlopen
+// (libamp_model) unloads its kernels from global destructors that run after
+// the runtime's own static destructors would have.
+//
 // Every entry point makes the primary context of the default device current
 // first (initializing the driver on first use), so the module loads that
 // global constructors run before main work too. Errors are reported on
@@ -174,10 +178,17 @@ CUcontext ensureContext() {
     CUDA_CALL(cuDeviceGet, &dev, device);
     CUDA_CALL(cuDevicePrimaryCtxRetain, &contexts[device], dev);
   }
-  CUcontext current = nullptr;
-  driver().cuCtxGetCurrent(&current);
-  if (current != contexts[device])
-    CUDA_CALL(cuCtxSetCurrent, contexts[device]);
+  // Once made current on a thread, the context is taken to stay current
+  // there (it is the primary context, which the CUDA runtime API and
+  // frameworks such as PyTorch use too): no driver call per entry point.
+  static thread_local CUcontext currentHere = nullptr;
+  if (currentHere != contexts[device]) {
+    CUcontext current = nullptr;
+    driver().cuCtxGetCurrent(&current);
+    if (current != contexts[device])
+      CUDA_CALL(cuCtxSetCurrent, contexts[device]);
+    currentHere = contexts[device];
+  }
   return contexts[device];
 }
 
@@ -336,7 +347,7 @@ int64_t tensorMapElementBytes(int64_t dataType) {
 /// Cache of amp's 2-D tensor maps: one device copy per matrix and box.
 using TensorMapKey =
     std::tuple<void *, int64_t, int64_t, int64_t, int64_t, int64_t, int>;
-std::map<TensorMapKey, void *> tensorMaps;
+std::map<TensorMapKey, void *> &tensorMaps = *new std::map<TensorMapKey, void *>;
 std::mutex tensorMapMutex;
 
 void *cachedTensorMap2D(const UnrankedMemRef &m, CUtensorMapDataType type,
@@ -374,7 +385,8 @@ void *cachedTensorMap2D(const UnrankedMemRef &m, CUtensorMapDataType type,
 // Device copies of constants
 //===----------------------------------------------------------------------===//
 
-std::map<std::pair<const void *, size_t>, void *> deviceConstants;
+std::map<std::pair<const void *, size_t>, void *> &deviceConstants =
+    *new std::map<std::pair<const void *, size_t>, void *>;
 std::mutex constantsMutex;
 
 UnrankedMemRef deviceConstant(UnrankedMemRef host, int64_t elementBytes) {
@@ -451,8 +463,9 @@ AMP_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
 // launch costs one driver call (small models are bound by the host's
 // launches).
 static std::mutex functionMutex;
-static std::map<std::pair<CUmodule, const char *>, CUfunction> functions;
-static std::map<CUfunction, int32_t> sharedMemoryLimits;
+static auto &functions =
+    *new std::map<std::pair<CUmodule, const char *>, CUfunction>;
+static auto &sharedMemoryLimits = *new std::map<CUfunction, int32_t>;
 
 AMP_EXPORT void mgpuModuleUnload(CUmodule module) {
   if (!module)
@@ -577,7 +590,7 @@ AMP_EXPORT void mgpuLaunchClusterKernel(
 // Every call of a compiled function creates a stream and destroys it at the
 // end (gpu-async-region); recycling them keeps that off the critical path.
 static std::mutex streamMutex;
-static std::vector<CUstream> freeStreams;
+static std::vector<CUstream> &freeStreams = *new std::vector<CUstream>;
 
 /// A capture in progress (ampGraphCaptureBegin to ampGraphCaptureEnd): every
 /// stream the compiled code asks for on the capturing thread is the
@@ -808,6 +821,37 @@ AMP_EXPORT int ampGraphLaunch(void *graph) {
     e = CUDA_CALL(cuStreamSynchronize, stream);
   mgpuStreamDestroy(stream);
   return e;
+}
+
+/// One call of a context (libamp_model) from its graph: copies `n` inputs
+/// into the graph's input buffers, replays it, copies `m` outputs out of
+/// its buffers, all on one stream, and waits once: n + m + 2 driver calls.
+/// Copies go in any direction (unified addressing).
+AMP_EXPORT int ampGraphRun(void *graph, int n, void *const *inDst,
+                           const void *const *inSrc, const size_t *inBytes,
+                           int m, void *const *outDst,
+                           const void *const *outSrc, const size_t *outBytes) {
+  ensureContext();
+  if (!graph) {
+    fprintf(stderr, "amp-cuda-runtime: ampGraphRun of a null graph\n");
+    return lastError = CUDA_ERROR_INVALID_VALUE;
+  }
+  CUstream stream = mgpuStreamCreate();
+  CUresult e = CUDA_SUCCESS;
+  auto copy = [&](void *dst, const void *src, size_t bytes) {
+    if (e == CUDA_SUCCESS && bytes)
+      e = CUDA_CALL(cuMemcpyAsync, reinterpret_cast<CUdeviceptr>(dst),
+                    reinterpret_cast<CUdeviceptr>(src), bytes, stream);
+  };
+  for (int i = 0; i < n; ++i)
+    copy(inDst[i], inSrc[i], inBytes[i]);
+  if (e == CUDA_SUCCESS)
+    e = CUDA_CALL(cuGraphLaunch, static_cast<CUgraphExec>(graph), stream);
+  for (int i = 0; i < m; ++i)
+    copy(outDst[i], outSrc[i], outBytes[i]);
+  CUresult synced = CUDA_CALL(cuStreamSynchronize, stream);
+  mgpuStreamDestroy(stream);
+  return e != CUDA_SUCCESS ? e : synced;
 }
 
 AMP_EXPORT void ampGraphDestroy(void *graph) {
@@ -1060,6 +1104,13 @@ AMP_EXPORT void ampCudaFree(void *ptr) {
 AMP_EXPORT void ampCudaSynchronize() {
   ensureContext();
   CUDA_CALL(cuCtxSynchronize);
+}
+
+/// Waits for the work queued on `stream` (a CUstream; null: the legacy
+/// default stream).
+AMP_EXPORT int ampCudaStreamSynchronize(void *stream) {
+  ensureContext();
+  return CUDA_CALL(cuStreamSynchronize, static_cast<CUstream>(stream));
 }
 
 /// Whether `ptr` is the device copy of a constant (owned by the runtime:

@@ -134,11 +134,10 @@ def parse_tensor_type(text):
     fields = match.group(2).split("x")
     elt = fields[-1].strip()
     dims = fields[:-1]
-    if any(d == "?" for d in dims):
-        fail("dynamic shapes are not supported by the harness: " + text)
     if elt not in ELEMENT_TYPES:
         fail("element type %s is not supported by the harness" % elt)
-    return {"shape": [int(d) for d in dims], "type": elt}
+    # -1: a dynamic size (`?`), given a range by --dim.
+    return {"shape": [-1 if d == "?" else int(d) for d in dims], "type": elt}
 
 
 def find_signature(module_text, entry):
@@ -174,6 +173,11 @@ def find_signature(module_text, entry):
             results_text = ""
         args = []
         for arg in split_top_level(args_text):
+            # The argument's name: its location (the ONNX importer names
+            # graph inputs so), printed inline by --mlir-print-debuginfo.
+            # (A NameLoc: `loc("name")`, not `loc("file":line:col)`.)
+            loc = re.search(r'loc\("([^"]*)"(?!:\d)', arg)
+            arg = re.sub(r"\s*loc\(.*\)\s*$", "", arg)
             arg_type = arg.split(":", 1)[1].strip() if ":" in arg else arg
             # A weight argument's bound (amp-prepare-model with random
             # weights): its random inputs are drawn like amp-run draws them.
@@ -185,14 +189,18 @@ def find_signature(module_text, entry):
                      "harness (ranked static tensors only)" % (arg_type, name))
             if bound:
                 parsed["bound"] = float(bound.group(1))
+            parsed["name"] = loc.group(1) if loc else \
+                "input%d" % len(args)
             args.append(parsed)
         results = []
         for res in split_top_level(results_text):
+            res = re.sub(r"\s*loc\(.*\)\s*$", "", res)
             res = re.sub(r"\{.*\}\s*$", "", res).strip()
             parsed = parse_tensor_type(res)
             if not parsed:
                 fail("result type %s of @%s is not supported by the harness"
                      % (res, name))
+            parsed["name"] = "output%d" % len(results)
             results.append(parsed)
         return name, args, results
     fail("no function %s found" % ("@" + entry if entry else
@@ -263,6 +271,150 @@ def generate_harness(name, args, results, target):
             .replace("@RESULT_DESCS@", result_descs))
 
 
+def apply_dims(inputs, specs, shared):
+    """Gives each dynamic size of the inputs its range from --dim
+    ARG:AXIS=MIN:MAX (ARG an index or an input's name)."""
+    for t in inputs:
+        t["min"] = [d if d >= 0 else None for d in t["shape"]]
+        t["max"] = list(t["min"])
+    for spec in specs:
+        match = re.match(r"^([^:=]+):(\d+)=(\d+):(\d+)$", spec)
+        if not match:
+            fail("--dim %s: expected ARG:AXIS=MIN:MAX (e.g. 0:0=1:64)" % spec)
+        arg, axis, lo, hi = match.group(1), int(match.group(2)), \
+            int(match.group(3)), int(match.group(4))
+        index = int(arg) if arg.isdigit() else next(
+            (i for i, t in enumerate(inputs) if t["name"] == arg), None)
+        if index is None or index >= len(inputs):
+            fail("--dim %s: no input %s (the inputs: %s)" % (
+                spec, arg, ", ".join(t["name"] for t in inputs)))
+        t = inputs[index]
+        if axis >= len(t["shape"]):
+            fail("--dim %s: input %s has rank %d" % (spec, arg,
+                                                    len(t["shape"])))
+        if t["shape"][axis] >= 0:
+            fail("--dim %s: dimension %d of input %s is static (%d)" % (
+                spec, axis, arg, t["shape"][axis]))
+        if lo < 1 or hi < lo:
+            fail("--dim %s: the range needs 1 <= MIN <= MAX" % spec)
+        t["min"][axis], t["max"][axis] = lo, hi
+    for i, t in enumerate(inputs):
+        for axis, lo in enumerate(t["min"]):
+            if lo is None:
+                fail("input %d (%s) has a dynamic dimension %d: give its "
+                     "range with --dim %d:%d=MIN:MAX" % (
+                         i, t["name"], axis, i, axis))
+    if not shared and any(d < 0 for t in inputs for d in t["shape"]):
+        fail("dynamic sizes need --shared (the C API, amp_model.h, and "
+             "`import amp` run them); the benchmark harness takes static "
+             "shapes")
+
+
+def contraction_summary(report_path, contraction_ops, lowered_path, target):
+    """What the kernels compute, from the mixed-precision report (the
+    precision of each contraction) and the lowered module (the kernel kind
+    of each GPU matmul): counts, and the one-line reasons of fallbacks."""
+    counts, reasons = {}, []
+    report = {}
+    if report_path and os.path.exists(report_path):
+        with open(report_path) as f:
+            report = json.load(f)
+    for op in report.get("ops", []):
+        if op.get("op") not in contraction_ops:
+            continue
+        fp8 = op.get("fp8")
+        if fp8 and fp8.get("converted"):
+            precision = fp8.get("type", "fp8")
+        elif op.get("converted"):
+            precision = op.get("compute", report.get("target", "?"))
+        else:
+            precision = "f32"
+        counts[precision] = counts.get(precision, 0) + 1
+        why = (fp8.get("why") if fp8 and not fp8.get("converted") else
+               op.get("reason") if precision == "f32" else None)
+        if why:
+            reasons.append("%s at %s: %s" % (op.get("op"), op.get("loc", "?"),
+                                             why))
+    kinds = {}
+    if target == "gpu" and lowered_path:
+        with open(lowered_path, "rb") as f:
+            data = f.read()
+        # Kernels of contractions: named for their op (matmul, conv_*),
+        # with the Tensor Core form in the name; a loop kernel of a
+        # convolution (no implicit GEMM) is SIMT too.
+        names = set(re.findall(rb"[A-Za-z0-9_]*_[0-9]+_[A-Za-z0-9_]*"
+                               rb"(?:matmul|conv)[A-Za-z0-9_]*", data))
+        # The same kernel appears as its PTX entry, its parameters
+        # (NAME_param_3) and the host's reference to it (after a length
+        # byte in bytecode): one name each.
+        names = {re.sub(rb"^[0-9]+|_param_[0-9]+$", b"", n) for n in names}
+        names = {n for n in names if re.match(rb"^[A-Za-z_]", n) and
+                 not n.startswith((b"amp", b"mgpu", b"__"))}
+        for name in names:
+            kind = ("wgmma" if b"_wgmma" in name else
+                    "mma.sync" if b"_mma_sync" in name else "simt")
+            kinds[kind] = kinds.get(kind, 0) + 1
+    return counts, kinds, reasons
+
+
+def format_summary(counts, kinds):
+    parts = []
+    if counts:
+        parts.append("contractions: " + ", ".join(
+            "%d %s" % (n, p) for p, n in sorted(counts.items())))
+    if kinds:
+        parts.append("kernels: " + ", ".join(
+            "%d %s" % (n, k) for k, n in sorted(kinds.items())))
+    return "; ".join(parts) if parts else "no contractions"
+
+
+def generate_abi(name, inputs, outputs, target, precision, summary):
+    """C source of amp_model_abi_v1 (runtime/ModelAbi.h) for one model."""
+    def cstr(text):
+        return json.dumps(text)  # a valid C string literal for ASCII text
+
+    def table(symbol, tensors):
+        rows = []
+        for t in tensors:
+            rank = len(t["shape"])
+            # An output's dynamic size has no range: -1.
+            lo = t.get("min", t["shape"])
+            hi = t.get("max", t["shape"])
+            pad = lambda v: ", ".join(str(x) for x in (v + [0] * 8)[:8])
+            rows.append("  {%s, %s, %d, {%s}, {%s}, {%s}}," % (
+                cstr(t["name"]), cstr(t["type"]), rank, pad(t["shape"]),
+                pad(lo), pad(hi)))
+        body = "\n".join(rows) if rows else "  {0}"
+        return "static const amp_abi_tensor %s[] = {\n%s\n};\n" % (
+            symbol, body)
+
+    params = (["results"] if outputs else []) + [
+        "args[%d]" % i for i in range(len(inputs))]
+    return """// Generated by amp-compile: the model table libamp_model reads.
+#include "ModelAbi.h"
+
+void _mlir_ciface_%(name)s();
+
+static void invoke(void *results, void *const *args) {
+  (void)results;
+  (void)args;
+  ((void (*)(%(types)s))_mlir_ciface_%(name)s)(%(params)s);
+}
+
+%(inputs)s
+%(outputs)s
+__attribute__((visibility("default"))) const amp_abi_model amp_model_abi_v1 = {
+  AMP_ABI_MAGIC, AMP_ABI_VERSION, %(entry)s, %(target)s, %(precision)s,
+  %(summary)s, %(ni)d, %(no)d, kInputs, kOutputs, invoke};
+""" % {"name": name, "params": ", ".join(params),
+       "types": ", ".join(["void *"] * len(params)) or "void",
+       "inputs": table("kInputs", inputs),
+       "outputs": table("kOutputs", outputs),
+       "entry": cstr(name), "target": cstr(target),
+       "precision": cstr(precision), "summary": cstr(summary),
+       "ni": len(inputs), "no": len(outputs)}
+
+
 def main():
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
@@ -292,7 +444,15 @@ def main():
     parser.add_argument("--pipeline-options", default="",
                         help="extra options of --amp-gpu-pipeline")
     parser.add_argument("--shared", action="store_true",
-                        help="build libmodel.so instead of an executable")
+                        help="build libmodel.so instead of an executable: "
+                        "the C API (amp_model.h) and `import amp` load it")
+    parser.add_argument("--dim", action="append", default=[],
+                        metavar="ARG:AXIS=MIN:MAX",
+                        help="the range of a dynamic size (`?`) of an input "
+                        "(ARG: its index or name); with --shared")
+    parser.add_argument("--strict", action="store_true",
+                        help="fail when a contraction does not get the "
+                        "precision --precision asks for")
     parser.add_argument("--amp-opt", default=None,
                         help="amp-opt to use (default: build/bin/amp-opt)")
     parser.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin",
@@ -334,6 +494,7 @@ def main():
     # weights are raw bytes there, not text (VGG-16's random weights are a
     # gigabyte of hexadecimal).
     prepared = os.path.join(work, "model.prepared.mlirbc")
+    report = os.path.join(work, "mixed-precision.json")
     prepare = []
     if args.entry:
         prepare.append("entry=" + args.entry)
@@ -345,15 +506,28 @@ def main():
     if args.precision == "fp32":
         shutil.copy2(prepared, source)
     else:
-        options = "target-type=%s %s" % (args.precision,
-                                          args.mixed_precision_options)
+        options = "target-type=%s report=%s %s" % (
+            args.precision, report, args.mixed_precision_options)
         run([amp_opt, prepared, "--emit-bytecode",
              "--amp-mixed-precision=" + options.strip(), "-o", source])
-    # The signature, from a text copy without the weights.
+    # The signature, from a text copy without the weights (and with the
+    # arguments' names, their locations).
     signature_text = run([amp_opt, source,
                           "--mlir-elide-elementsattrs-if-larger=16",
-                          "--mlir-elide-resource-strings-if-larger=16"]).stdout
+                          "--mlir-elide-resource-strings-if-larger=16",
+                          "--mlir-print-debuginfo",
+                          "--mlir-print-local-scope"]).stdout
     name, inputs, outputs = find_signature(signature_text, args.entry)
+    apply_dims(inputs, args.dim, args.shared)
+    # The contractions (ops the layer interface calls matmuls and
+    # convolutions), whose precision the summary line reports.
+    layers = os.path.join(work, "layers.json")
+    run([amp_opt, prepared, "-o", "/dev/null",
+         "--amp-count-layers=ops=convolution,matmul remarks=false json=" +
+         layers])
+    with open(layers) as f:
+        layer_counts = json.load(f).get("counts", {})
+    contraction_ops = set(layer_counts)
 
     # 2. Lowering.
     lowered = os.path.join(work, "model.llvm.mlirbc")
@@ -387,10 +561,39 @@ def main():
         run([os.path.join(args.llvm_bin, "llvm-objcopy"),
              "--redefine-sym", "main=amp_model_main", obj])
 
+    # What was built: contractions per precision, kernel kinds, and why a
+    # contraction did not get the precision asked for.
+    counts, kinds, reasons = contraction_summary(
+        report if args.precision != "fp32" else None, contraction_ops,
+        lowered, args.target)
+    if args.precision == "fp32" and layer_counts:
+        counts = {"f32": sum(layer_counts.values())}
+    wanted = args.precision
+    fell_back = sorted(p for p in counts if p != wanted)
+    summary = format_summary(counts, kinds)
+    if args.target == "gpu" and kinds.get("simt") and wanted != "fp32":
+        reasons.append("%d contraction kernel(s) are SIMT (no Tensor Core "
+                       "form for their types or shapes%s)" % (
+                           kinds["simt"],
+                           "; a convolution with a dynamic size has no "
+                           "implicit GEMM yet" if any(
+                               d < 0 for t in inputs for d in t["shape"])
+                           else ""))
+    if fell_back and wanted != "fp32" and not reasons:
+        reasons.append("the pass kept %s (its remarks: amp-opt "
+                       "--amp-mixed-precision --mlir-pass-statistics, or "
+                       "report=FILE.html)" % ", ".join(
+                           "%d in %s" % (counts[p], p) for p in fell_back))
+    if args.strict and (reasons or fell_back) and wanted != "fp32":
+        fail("--strict: not every contraction is %s: %s" % (
+            wanted, summary) + "".join("\n  " + r for r in reasons))
+
     signature = {"entry": name, "target": args.target,
                  "precision": args.precision, "chip": args.chip,
                  "format": args.format, "inputs": inputs, "outputs": outputs,
-                 "model": os.path.abspath(args.model)}
+                 "model": os.path.abspath(args.model), "summary": summary,
+                 "contractions": counts, "kernels": kinds,
+                 "fallbacks": reasons}
     with open(os.path.join(out, "signature.json"), "w") as f:
         json.dump(signature, f, indent=2)
 
@@ -411,7 +614,14 @@ def main():
 
     # 4. Harness (or shared library) and link.
     if args.shared:
-        run([args.cxx, "-shared", obj, weights, "-o",
+        abi = os.path.join(work, "model_abi.c")
+        with open(abi, "w") as f:
+            f.write(generate_abi(name, inputs, outputs, args.target,
+                                 args.precision, summary))
+        abi_obj = os.path.join(work, "model_abi.o")
+        run([os.environ.get("CC", "cc"), "-c", "-fPIC", "-O2",
+             "-I" + os.path.join(ROOT, "runtime"), abi, "-o", abi_obj])
+        run([args.cxx, "-shared", obj, weights, abi_obj, "-o",
              os.path.join(out, "libmodel.so")]
             + link + ["-lm"])
         with open(os.path.join(out, "model.h"), "w") as f:
@@ -430,10 +640,15 @@ def main():
 
     if not args.keep:
         shutil.rmtree(work)
-    print("amp-compile: @%s -> %s (%s, %s%s)" % (
+    print("amp-compile: @%s -> %s (%s, %s%s): %s" % (
         name, os.path.join(out, "libmodel.so" if args.shared else "model"),
         args.target, args.precision,
-        ", %s %s" % (args.chip, args.format) if args.target == "gpu" else ""))
+        ", %s %s" % (args.chip, args.format) if args.target == "gpu" else "",
+        summary))
+    for reason in reasons[:1]:
+        print("amp-compile: note: " + reason +
+              (" (and %d more in signature.json)" % (len(reasons) - 1)
+               if len(reasons) > 1 else ""))
 
 
 if __name__ == "__main__":
