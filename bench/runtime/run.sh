@@ -15,14 +15,13 @@ LIB=$ROOT/build/lib
 COMPILE="/usr/bin/python3 $ROOT/tools/amp-compile/amp-compile.py"
 mkdir -p "$OUT"
 
-build_check() {  # MODEL_DIR -> $OUT/graph-calls-NAME
-  cc -std=c99 -O2 "$ROOT/bench/runtime/graph-calls.c" \
-    -I"$ROOT/runtime/include" -L"$LIB" -lamp_model -L"$1" -lamp_cuda_runtime \
-    -Wl,-rpath,"$LIB" -Wl,-rpath,"$1" -o "$1/graph-calls"
-}
+CHECK=$OUT/c-api-check
+cc -std=c99 -O2 "$ROOT/test/Runtime/Inputs/c-api-check.c" \
+  -I"$ROOT/runtime/include" -L"$LIB" -lamp_model -Wl,-rpath,"$LIB" -ldl -lm \
+  -o "$CHECK"
 
 profile() {  # MODEL_DIR SIZE CALLS [--no-graphs]: "driver_calls launches"
-  "$BIN/amp-emulate" --profile "$1/graph-calls" "$1" "$2" "$3" ${4:-} 2>&1 |
+  "$BIN/amp-emulate" --profile "$CHECK" profile "$1" "$2" "$3" ${4:-} 2>&1 |
     sed -n 's/.*profiled range.*: \([0-9]*\) driver calls (host work), \([0-9]*\) of them launches/\1 \2/p'
 }
 
@@ -33,7 +32,6 @@ for spec in "efficientnet_b0:$ROOT/third_party/corpus/linalg/efficientnet_b0.mli
   IFS=: read -r name model size dims <<<"$spec"
   dir=$OUT/$name
   $COMPILE "$model" -o "$dir" --shared --format isa --chip sm_90a $dims >/dev/null
-  build_check "$dir"
   for mode in "" --no-graphs; do
     read -r calls launches <<<"$(profile "$dir" "$size" 3 $mode)"
     echo "| $name | $size | 3 | $([ -z "$mode" ] && echo yes || echo no) |" \
@@ -54,9 +52,8 @@ for batch in 1 17 64; do
     else
       dir=$OUT/dynamic-mlp
     fi
-    [ -x "$dir/graph-calls" ] || build_check "$dir"
     "$BIN/amp-emulate" --profile="$OUT/profile-$kind-$batch.json" \
-      "$dir/graph-calls" "$dir" "$batch" 1 --no-graphs >/dev/null 2>&1
+      "$CHECK" profile "$dir" "$batch" 1 --no-graphs >/dev/null 2>&1
     /usr/bin/python3 - "$OUT/profile-$kind-$batch.json" "$batch" "$kind" <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))

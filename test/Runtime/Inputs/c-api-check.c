@@ -9,9 +9,16 @@
  *   c-api-check errors MODEL
  *       provokes each error the API reports and prints its status and
  *       message.
+ *   c-api-check profile MODEL SIZE CALLS [--no-graphs]
+ *       two calls at SIZE (the first loads the kernels and uploads the
+ *       weights, the second is captured into a CUDA graph unless
+ *       --no-graphs), then CALLS more inside one cuProfilerStart..Stop
+ *       range: under `amp-emulate --profile`, the driver calls and launches
+ *       of that range (bench/runtime/run.sh).
  */
 #include <amp_model.h>
 
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,12 +198,59 @@ static int errors(const char *path) {
   return 0;
 }
 
+/* ampCudaProfilerStart/Stop of the runtime the model loaded. */
+static void profiler(const char *path, const char *which) {
+  char runtime[4096];
+  snprintf(runtime, sizeof(runtime), "%s/libamp_cuda_runtime.so", path);
+  void *handle = dlopen(runtime, RTLD_NOW | RTLD_NOLOAD);
+  void (*fn)(void) = handle ? (void (*)(void))dlsym(handle, which) : NULL;
+  if (!fn) {
+    fprintf(stderr, "c-api-check: %s: no %s\n", runtime, which);
+    exit(1);
+  }
+  fn();
+}
+
+static int profile(const char *path, long long size, int calls,
+                   unsigned flags) {
+  amp_model *model;
+  amp_context *ctx;
+  amp_status s;
+  if ((s = amp_model_load(path, AMP_DEVICE_AUTO, &model)) ||
+      (s = amp_context_create(model, flags, &ctx)))
+    die(s, "load");
+  int n = amp_model_num_inputs(model), m = amp_model_num_outputs(model);
+  amp_tensor *in = make_inputs(model, size);
+  amp_tensor *out = calloc(m ? m : 1, sizeof(amp_tensor));
+  for (int call = 0; call < 2 + calls; ++call) {
+    if (call == 2)
+      profiler(path, "ampCudaProfilerStart");
+    if ((s = amp_context_run(ctx, in, n, out, m, NULL)))
+      die(s, "run");
+    for (int o = 0; o < m; ++o)
+      amp_tensor_free(&out[o]);
+  }
+  profiler(path, "ampCudaProfilerStop");
+  amp_context_stats st;
+  amp_context_stats_get(ctx, &st);
+  printf("profile: %d calls profiled; %lld graph replays, %lld captures\n",
+         calls, (long long)st.graph_replays, (long long)st.graph_captures);
+  amp_context_destroy(ctx);
+  amp_model_unload(model);
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if ((argc == 5 || argc == 6) && !strcmp(argv[1], "profile"))
+    return profile(argv[2], atoll(argv[3]), atoi(argv[4]),
+                   argc == 6 && !strcmp(argv[5], "--no-graphs")
+                       ? AMP_CONTEXT_NO_GRAPHS
+                       : 0);
   if (argc >= 5 && !strcmp(argv[1], "compare"))
     return compare(argv[2], argv[3], argc - 4, argv + 4);
   if (argc == 3 && !strcmp(argv[1], "errors"))
     return errors(argv[2]);
   fprintf(stderr, "usage: c-api-check compare GPU CPU SIZE... | errors "
-                  "MODEL\n");
+                  "MODEL | profile MODEL SIZE CALLS [--no-graphs]\n");
   return 2;
 }
