@@ -33,7 +33,8 @@ GPU memory.
 The executable:
 
     OUTDIR/model [--iters N] [--warmup N] [--seed S] [--inputs DIR]
-                 [--save-inputs DIR] [--outputs DIR] [--quiet]
+                 [--save-inputs DIR] [--outputs DIR] [--quiet] [--graph]
+                 [--shape INPUT:DIMS]
 
 feeds seeded uniform inputs in [-1, 1) (or reads DIR/input<i>.bin), runs
 the entry point warmup + iters times, prints the time per call (min, median,
@@ -246,11 +247,13 @@ def generate_harness(name, args, results, target):
         rows = []
         for t in tensors:
             ctype, size, kind = ELEMENT_TYPES[t["type"]]
-            shape = ", ".join(str(d) for d in t["shape"]) or ""
-            rows.append('  {"%s", %d, %d, "%s", {%s}, %r},' % (
-                t["type"], size, len(t["shape"]), kind, shape,
-                float(t.get("bound", 1.0))))
-        return "\n".join(rows) if rows else "  {\"\", 0, 0, \"\", {}, 1.0},"
+            dims = lambda key: ", ".join(
+                str(d) for d in t.get(key, t["shape"])) or ""
+            rows.append('  {"%s", %d, %d, "%s", {%s}, %r, {%s}, {%s}},' % (
+                t["type"], size, len(t["shape"]), kind, dims("shape"),
+                float(t.get("bound", 1.0)), dims("min"), dims("max")))
+        return "\n".join(rows) if rows else \
+            "  {\"\", 0, 0, \"\", {}, 1.0, {}, {}},"
 
     call_args = ", ".join(result_arg + [
         "(%s *)&inputDescs[%d]" % (descriptor_type(len(a["shape"])), i)
@@ -271,7 +274,7 @@ def generate_harness(name, args, results, target):
             .replace("@RESULT_DESCS@", result_descs))
 
 
-def apply_dims(inputs, specs, shared):
+def apply_dims(inputs, specs):
     """Gives each dynamic size of the inputs its range from --dim
     ARG:AXIS=MIN:MAX (ARG an index or an input's name)."""
     for t in inputs:
@@ -304,10 +307,6 @@ def apply_dims(inputs, specs, shared):
                 fail("input %d (%s) has a dynamic dimension %d: give its "
                      "range with --dim %d:%d=MIN:MAX" % (
                          i, t["name"], axis, i, axis))
-    if not shared and any(d < 0 for t in inputs for d in t["shape"]):
-        fail("dynamic sizes need --shared (the C API, amp_model.h, and "
-             "`import amp` run them); the benchmark harness takes static "
-             "shapes")
 
 
 def contraction_summary(report_path, contraction_ops, lowered_path, target):
@@ -449,7 +448,8 @@ def main():
     parser.add_argument("--dim", action="append", default=[],
                         metavar="ARG:AXIS=MIN:MAX",
                         help="the range of a dynamic size (`?`) of an input "
-                        "(ARG: its index or name); with --shared")
+                        "(ARG: its index or name); the harness takes the "
+                        "sizes with --shape INPUT:DIMS at run time")
     parser.add_argument("--strict", action="store_true",
                         help="fail when a contraction does not get the "
                         "precision --precision asks for")
@@ -518,7 +518,7 @@ def main():
                           "--mlir-print-debuginfo",
                           "--mlir-print-local-scope"]).stdout
     name, inputs, outputs = find_signature(signature_text, args.entry)
-    apply_dims(inputs, args.dim, args.shared)
+    apply_dims(inputs, args.dim)
     # The contractions (ops the layer interface calls matmuls and
     # convolutions), whose precision the summary line reports.
     layers = os.path.join(work, "layers.json")
