@@ -11,6 +11,8 @@ with onnx.helper (seeded random weights):
                     sequence makes the scores [N, S, S], two dynamic
                     dimensions, which the importer's MatMul refuses).
 
+  transformer-large.onnx  the same layer at width 384 (7 MB of weights).
+
 Usage: dynamic-models.py OUT_DIR
 """
 import os
@@ -80,10 +82,9 @@ def layer_norm(x, name, width):
                 epsilon=1e-5)
 
 
-def transformer():
+def transformer(d=64):
     # One attention head: the importer takes Reshape with static shapes
     # only, so heads cannot be split from a dynamic sequence yet.
-    d = 64
     x = "x"
     h = layer_norm(x, "ln1", d)
     qkv = []
@@ -117,7 +118,7 @@ def transformer():
     f = node("MatMul", [g, weight("ff2.w", [4 * d, d])], ["ff2"])
     y = node("Add", [h, f], ["y"])
     return helper.make_graph(
-        nodes, "transformer",
+        nodes, "transformer%d" % d,
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 16, d])],
         [helper.make_tensor_value_info(y, TensorProto.FLOAT, ["N", 16, d])],
         inits)
@@ -126,7 +127,8 @@ def transformer():
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    for name, make in (("cnn", cnn), ("transformer", transformer)):
+    for name, make in (("cnn", cnn), ("transformer", transformer),
+                       ("transformer-large", lambda: transformer(384))):
         inits.clear()
         nodes.clear()
         model = helper.make_model(make(), producer_name="amp-test",
