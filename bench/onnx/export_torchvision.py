@@ -20,7 +20,6 @@ import warnings
 
 import numpy as np
 import torch
-import torchvision
 
 MODELS = {
     # name: (constructor arguments, input shape)
@@ -92,6 +91,7 @@ def build(name):
     args, _ = MODELS[name]
     if args is None:
         return BertEncoder()
+    import torchvision  # only for its models: bert_encoder needs none
     return getattr(torchvision.models, name)(weights=None, **args)
 
 
