@@ -30,6 +30,9 @@
  * serialized by a lock per model (the device queue is shared; amp's
  * runtime keeps one capture at a time).
  *
+ * Lifetimes: destroy a model's contexts before unloading it; an output amp
+ * allocated stays valid until amp_tensor_free, whatever happens to them.
+ *
  * Runs are synchronous: when amp_context_run returns, the outputs are
  * written. A stream, if given, is synchronized before the run starts, so
  * that inputs written on it are complete.
