@@ -196,30 +196,17 @@ mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *rankedDescriptor,
                          static_cast<CUtensorMapFloatOOBfill>(oobFill));
 }
 
-AMP_EXPORT void *ampTensorMap2D_f16(int64_t rank, void *descriptor,
-                                    int64_t boxRows, int64_t boxCols) {
-  return cachedTensorMap2D({rank, descriptor}, CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
-                           boxRows, boxCols);
-}
-
-AMP_EXPORT void *ampTensorMap2D_bf16(int64_t rank, void *descriptor,
-                                     int64_t boxRows, int64_t boxCols) {
-  return cachedTensorMap2D({rank, descriptor}, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
-                           boxRows, boxCols);
-}
-
 // FP8 matrices: TMA has no FP8 data type and copies bytes (UINT8).
-AMP_EXPORT void *ampTensorMap2D_f8E4M3FN(int64_t rank, void *descriptor,
-                                         int64_t boxRows, int64_t boxCols) {
-  return cachedTensorMap2D({rank, descriptor}, CU_TENSOR_MAP_DATA_TYPE_UINT8,
-                           boxRows, boxCols);
-}
-
-AMP_EXPORT void *ampTensorMap2D_f8E5M2(int64_t rank, void *descriptor,
-                                       int64_t boxRows, int64_t boxCols) {
-  return cachedTensorMap2D({rank, descriptor}, CU_TENSOR_MAP_DATA_TYPE_UINT8,
-                           boxRows, boxCols);
-}
+#define AMP_TENSOR_MAP_2D(suffix, dataType)                                    \
+  AMP_EXPORT void *ampTensorMap2D_##suffix(int64_t rank, void *descriptor,     \
+                                           int64_t boxRows, int64_t boxCols) { \
+    return cachedTensorMap2D({rank, descriptor}, dataType, boxRows, boxCols);  \
+  }
+AMP_TENSOR_MAP_2D(f16, CU_TENSOR_MAP_DATA_TYPE_FLOAT16)
+AMP_TENSOR_MAP_2D(bf16, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16)
+AMP_TENSOR_MAP_2D(f8E4M3FN, CU_TENSOR_MAP_DATA_TYPE_UINT8)
+AMP_TENSOR_MAP_2D(f8E5M2, CU_TENSOR_MAP_DATA_TYPE_UINT8)
+#undef AMP_TENSOR_MAP_2D
 
 //===----------------------------------------------------------------------===//
 // Constants (weights)
