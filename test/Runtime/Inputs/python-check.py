@@ -48,6 +48,14 @@ try:
     amp.load(sys.argv[1] + "/nope")
 except amp.AmpError as e:
     print("error: %s: %s" % (e.status, e))
+for call in (lambda: amp.load(sys.argv[1], device="gpu"),
+             lambda: gpu(np.zeros((2, 32), np.float32),
+                         np.zeros((2, 32), np.float32)),
+             lambda: gpu(np.zeros((2, 32), np.complex64))):
+    try:
+        call()
+    except (ValueError, TypeError) as e:
+        print("error: %s: %s" % (type(e).__name__, e))
 
 # One context per thread: concurrent callers get the same numbers.
 x = rng.uniform(-1, 1, (5, 32)).astype(np.float32)
