@@ -27,8 +27,15 @@ CPU target: the same harness around a plain CPU lowering of the model, used
 as the reference the GPU results are compared with (scripts/amp-compare.py).
 
 With --shared, OUTDIR/libmodel.so (and model.h) is built instead of the
-executable: call `_mlir_ciface_<entry>` with memref descriptors that point to
-GPU memory.
+executable: load it with the C API (runtime/include/amp_model.h,
+libamp_model.so) or `import amp` (docs/runtime.md), or call
+`_mlir_ciface_<entry>` with memref descriptors that point to GPU memory.
+
+A dynamic size (`?`) of an input needs a range: --dim ARG:AXIS=MIN:MAX (ARG
+an input's index or name). The last line says what was built: the
+contractions per precision and, for a GPU build, the Tensor Core and SIMT
+kernels; a note says why a contraction did not get --precision, and
+--strict makes that an error.
 
 The executable:
 
