@@ -421,7 +421,114 @@ __attribute__((visibility("default"))) const amp_abi_model amp_model_abi_v1 = {
        "ni": len(inputs), "no": len(outputs)}
 
 
-def main():
+def prepare_model(args, amp_opt, work):
+    """Step 1: the entry, prepared and converted (model.amp.mlirbc in
+    `work`), the mixed-precision report, the signature (dynamic sizes
+    given their --dim ranges) and the contraction ops by name."""
+    # The entry, isolated from harness code (printing and timing calls,
+    # a @main; amp-run does the same), optionally with random weights; then
+    # mixed precision. Each step writes a file of its own, as MLIR bytecode:
+    # weights are raw bytes there, not text (VGG-16's random weights are a
+    # gigabyte of hexadecimal).
+    prepared = os.path.join(work, "model.prepared.mlirbc")
+    report = os.path.join(work, "mixed-precision.json")
+    prepare = []
+    if args.entry:
+        prepare.append("entry=" + args.entry)
+    if args.randomize_weights:
+        prepare += ["randomize-weights", "seed=%d" % args.seed]
+    run([amp_opt, args.model, "--emit-bytecode",
+         "--amp-prepare-model=" + " ".join(prepare), "-o", prepared])
+    source = os.path.join(work, "model.amp.mlirbc")
+    if args.precision == "fp32":
+        shutil.copy2(prepared, source)
+    else:
+        options = "target-type=%s report=%s %s" % (
+            args.precision, report, args.mixed_precision_options)
+        run([amp_opt, prepared, "--emit-bytecode",
+             "--amp-mixed-precision=" + options.strip(), "-o", source])
+    # The signature, from a text copy without the weights (and with the
+    # arguments' names, their locations).
+    signature_text = run([amp_opt, source,
+                          "--mlir-elide-elementsattrs-if-larger=16",
+                          "--mlir-elide-resource-strings-if-larger=16",
+                          "--mlir-print-debuginfo",
+                          "--mlir-print-local-scope"]).stdout
+    name, inputs, outputs = find_signature(signature_text, args.entry)
+    apply_dims(inputs, args.dim)
+    # The contractions (ops the layer interface calls matmuls and
+    # convolutions), whose precision the summary line reports.
+    layers = os.path.join(work, "layers.json")
+    run([amp_opt, prepared, "-o", "/dev/null",
+         "--amp-count-layers=ops=convolution,matmul remarks=false json=" +
+         layers])
+    with open(layers) as f:
+        layer_counts = json.load(f).get("counts", {})
+    return source, report, name, inputs, outputs, layer_counts
+
+
+def what_was_built(args, report, layer_counts, lowered, inputs):
+    """Contractions per precision, kernel kinds, the reasons a contraction
+    did not get the precision asked for, and the summary line; fails with
+    --strict when there is a reason."""
+    counts, kinds, reasons = contraction_summary(
+        report if args.precision != "fp32" else None, set(layer_counts),
+        lowered, args.target)
+    if args.precision == "fp32" and layer_counts:
+        counts = {"f32": sum(layer_counts.values())}
+    wanted = args.precision
+    fell_back = sorted(p for p in counts if p != wanted)
+    summary = format_summary(counts, kinds)
+    if args.target == "gpu" and kinds.get("simt") and wanted != "fp32":
+        reasons.append("%d contraction kernel(s) are SIMT (no Tensor Core "
+                       "form for their types or shapes%s)" % (
+                           kinds["simt"],
+                           "; a convolution with a dynamic size has no "
+                           "implicit GEMM yet" if any(
+                               d < 0 for t in inputs for d in t["shape"])
+                           else ""))
+    if fell_back and wanted != "fp32" and not reasons:
+        reasons.append("the pass kept %s (its remarks: amp-opt "
+                       "--amp-mixed-precision --mlir-pass-statistics, or "
+                       "report=FILE.html)" % ", ".join(
+                           "%d in %s" % (counts[p], p) for p in fell_back))
+    if args.strict and (reasons or fell_back) and wanted != "fp32":
+        fail("--strict: not every contraction is %s: %s" % (
+            wanted, summary) + "".join("\n  " + r for r in reasons))
+    return counts, kinds, reasons, summary
+
+
+def link_model(args, name, inputs, outputs, summary, objects, link, work):
+    """OUTDIR/libmodel.so with its model table (--shared), or OUTDIR/model
+    with a generated harness."""
+    out = args.output
+    if args.shared:
+        abi = os.path.join(work, "model_abi.c")
+        with open(abi, "w") as f:
+            f.write(generate_abi(name, inputs, outputs, args.target,
+                                 args.precision, summary))
+        abi_obj = os.path.join(work, "model_abi.o")
+        run([os.environ.get("CC", "cc"), "-c", "-fPIC", "-O2",
+             "-I" + os.path.join(ROOT, "runtime"), abi, "-o", abi_obj])
+        run([args.cxx, "-shared"] + objects + [abi_obj, "-o",
+             os.path.join(out, "libmodel.so")]
+            + link + ["-lm"])
+        with open(os.path.join(out, "model.h"), "w") as f:
+            f.write("// @%s of %s; see signature.json for the types.\n"
+                    "// Memref descriptors: {allocated, aligned, offset, "
+                    "sizes[rank], strides[rank]};\n// GPU builds take and "
+                    "return GPU memory.\n#ifdef __cplusplus\nextern \"C\"\n"
+                    "#endif\nvoid _mlir_ciface_%s(void *results, ...);\n"
+                    % (name, os.path.basename(args.model), name))
+    else:
+        harness = os.path.join(out, "harness.cpp")
+        with open(harness, "w") as f:
+            f.write(generate_harness(name, inputs, outputs, args.target))
+        run([args.cxx, "-O2", "-std=c++17", harness] + objects + ["-o",
+             os.path.join(out, "model")] + link + ["-lm"])
+
+
+def parse_args():
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -470,7 +577,11 @@ def main():
     parser.add_argument("--cxx", default=os.environ.get("CXX", "c++"))
     parser.add_argument("--keep", action="store_true",
                         help="keep the intermediate MLIR and LLVM IR")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main():
+    args = parse_args()
 
     amp_opt = args.amp_opt or os.path.join(ROOT, "build", "bin", "amp-opt")
     runtime = args.runtime or os.path.join(ROOT, "build", "lib",
@@ -495,46 +606,9 @@ def main():
     work = os.path.join(out, "build")
     os.makedirs(work, exist_ok=True)
 
-    # 1. The entry, isolated from harness code (printing and timing calls,
-    # a @main; amp-run does the same), optionally with random weights; then
-    # mixed precision. Each step writes a file of its own, as MLIR bytecode:
-    # weights are raw bytes there, not text (VGG-16's random weights are a
-    # gigabyte of hexadecimal).
-    prepared = os.path.join(work, "model.prepared.mlirbc")
-    report = os.path.join(work, "mixed-precision.json")
-    prepare = []
-    if args.entry:
-        prepare.append("entry=" + args.entry)
-    if args.randomize_weights:
-        prepare += ["randomize-weights", "seed=%d" % args.seed]
-    run([amp_opt, args.model, "--emit-bytecode",
-         "--amp-prepare-model=" + " ".join(prepare), "-o", prepared])
-    source = os.path.join(work, "model.amp.mlirbc")
-    if args.precision == "fp32":
-        shutil.copy2(prepared, source)
-    else:
-        options = "target-type=%s report=%s %s" % (
-            args.precision, report, args.mixed_precision_options)
-        run([amp_opt, prepared, "--emit-bytecode",
-             "--amp-mixed-precision=" + options.strip(), "-o", source])
-    # The signature, from a text copy without the weights (and with the
-    # arguments' names, their locations).
-    signature_text = run([amp_opt, source,
-                          "--mlir-elide-elementsattrs-if-larger=16",
-                          "--mlir-elide-resource-strings-if-larger=16",
-                          "--mlir-print-debuginfo",
-                          "--mlir-print-local-scope"]).stdout
-    name, inputs, outputs = find_signature(signature_text, args.entry)
-    apply_dims(inputs, args.dim)
-    # The contractions (ops the layer interface calls matmuls and
-    # convolutions), whose precision the summary line reports.
-    layers = os.path.join(work, "layers.json")
-    run([amp_opt, prepared, "-o", "/dev/null",
-         "--amp-count-layers=ops=convolution,matmul remarks=false json=" +
-         layers])
-    with open(layers) as f:
-        layer_counts = json.load(f).get("counts", {})
-    contraction_ops = set(layer_counts)
+    # 1. The model, prepared and converted, and its signature.
+    source, report, name, inputs, outputs, layer_counts = prepare_model(
+        args, amp_opt, work)
 
     # 2. Lowering.
     lowered = os.path.join(work, "model.llvm.mlirbc")
@@ -568,32 +642,8 @@ def main():
         run([os.path.join(args.llvm_bin, "llvm-objcopy"),
              "--redefine-sym", "main=amp_model_main", obj])
 
-    # What was built: contractions per precision, kernel kinds, and why a
-    # contraction did not get the precision asked for.
-    counts, kinds, reasons = contraction_summary(
-        report if args.precision != "fp32" else None, contraction_ops,
-        lowered, args.target)
-    if args.precision == "fp32" and layer_counts:
-        counts = {"f32": sum(layer_counts.values())}
-    wanted = args.precision
-    fell_back = sorted(p for p in counts if p != wanted)
-    summary = format_summary(counts, kinds)
-    if args.target == "gpu" and kinds.get("simt") and wanted != "fp32":
-        reasons.append("%d contraction kernel(s) are SIMT (no Tensor Core "
-                       "form for their types or shapes%s)" % (
-                           kinds["simt"],
-                           "; a convolution with a dynamic size has no "
-                           "implicit GEMM yet" if any(
-                               d < 0 for t in inputs for d in t["shape"])
-                           else ""))
-    if fell_back and wanted != "fp32" and not reasons:
-        reasons.append("the pass kept %s (its remarks: amp-opt "
-                       "--amp-mixed-precision --mlir-pass-statistics, or "
-                       "report=FILE.html)" % ", ".join(
-                           "%d in %s" % (counts[p], p) for p in fell_back))
-    if args.strict and (reasons or fell_back) and wanted != "fp32":
-        fail("--strict: not every contraction is %s: %s" % (
-            wanted, summary) + "".join("\n  " + r for r in reasons))
+    counts, kinds, reasons, summary = what_was_built(
+        args, report, layer_counts, lowered, inputs)
 
     signature = {"entry": name, "target": args.target,
                  "precision": args.precision, "chip": args.chip,
@@ -620,30 +670,8 @@ def main():
                 "-Wl,-rpath," + libdir]
 
     # 4. Harness (or shared library) and link.
-    if args.shared:
-        abi = os.path.join(work, "model_abi.c")
-        with open(abi, "w") as f:
-            f.write(generate_abi(name, inputs, outputs, args.target,
-                                 args.precision, summary))
-        abi_obj = os.path.join(work, "model_abi.o")
-        run([os.environ.get("CC", "cc"), "-c", "-fPIC", "-O2",
-             "-I" + os.path.join(ROOT, "runtime"), abi, "-o", abi_obj])
-        run([args.cxx, "-shared", obj, weights, abi_obj, "-o",
-             os.path.join(out, "libmodel.so")]
-            + link + ["-lm"])
-        with open(os.path.join(out, "model.h"), "w") as f:
-            f.write("// @%s of %s; see signature.json for the types.\n"
-                    "// Memref descriptors: {allocated, aligned, offset, "
-                    "sizes[rank], strides[rank]};\n// GPU builds take and "
-                    "return GPU memory.\n#ifdef __cplusplus\nextern \"C\"\n"
-                    "#endif\nvoid _mlir_ciface_%s(void *results, ...);\n"
-                    % (name, os.path.basename(args.model), name))
-    else:
-        harness = os.path.join(out, "harness.cpp")
-        with open(harness, "w") as f:
-            f.write(generate_harness(name, inputs, outputs, args.target))
-        run([args.cxx, "-O2", "-std=c++17", harness, obj, weights, "-o",
-             os.path.join(out, "model")] + link + ["-lm"])
+    link_model(args, name, inputs, outputs, summary, [obj, weights], link,
+               work)
 
     if not args.keep:
         shutil.rmtree(work)
