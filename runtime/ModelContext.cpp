@@ -120,6 +120,8 @@ private:
   amp_status deliver(std::vector<char> &results, amp_tensor *outputs,
                      const amp_tensor *inputs, bool ownResults);
   std::vector<Produced> produced(std::vector<char> &results) const;
+  amp_status prepareOutput(amp_tensor &y, int index, const Produced &p,
+                           bool allocate);
 };
 
 amp_status amp_context::deviceError(const char *what) {
@@ -299,6 +301,34 @@ amp_status amp_context::capture(const amp_tensor *inputs,
   return AMP_OK;
 }
 
+/// Checks a caller's output buffer against what the call produced, or
+/// (`allocate`) gives an amp-allocated output its type and shape and, for
+/// `allocate` true, new memory of the kind it asks for.
+amp_status amp_context::prepareOutput(amp_tensor &y, int index,
+                                      const Produced &p, bool allocate) {
+  const amp_abi_tensor &t = model->abi->outputs[index];
+  if (y.data) {
+    if (memcmp(y.shape, p.shape, sizeof(int64_t) * y.rank) == 0)
+      return AMP_OK;
+    return fail(AMP_ERROR_SHAPE,
+                "output " + std::to_string(index) + " has shape " +
+                    shapeText(y.rank, p.shape) + ", the buffer given is " +
+                    shapeText(y.rank, y.shape));
+  }
+  dtypeOf(t.dtype, y.dtype);
+  y.rank = t.rank;
+  memcpy(y.shape, p.shape, sizeof(int64_t) * y.rank);
+  if (!allocate)
+    return AMP_OK;
+  bool device = y.memory == AMP_MEMORY_DEVICE;
+  y.data = device ? model->ops.alloc(p.bytes) : malloc(p.bytes ? p.bytes : 1);
+  if (!y.data && (p.bytes || !device))
+    return fail(AMP_ERROR_OUT_OF_MEMORY, "cannot allocate an output");
+  if (y.data)
+    noteAllocation(y.data, device ? model->ops.free : free);
+  return AMP_OK;
+}
+
 /// One call from `graph`: inputs copied into its buffers, one replay, and
 /// the outputs copied to the caller's buffers (or to new ones).
 amp_status amp_context::replay(Graph &graph, const amp_tensor *inputs,
@@ -317,22 +347,8 @@ amp_status amp_context::replay(Graph &graph, const amp_tensor *inputs,
   std::vector<Produced> out = produced(graph.results);
   for (int o = 0; o < abi.num_outputs; ++o) {
     amp_tensor &y = outputs[o];
-    if (y.data &&
-        memcmp(y.shape, out[o].shape, sizeof(int64_t) * y.rank) != 0)
-      return fail(AMP_ERROR_SHAPE,
-                  "output " + std::to_string(o) + " has shape " +
-                      shapeText(y.rank, out[o].shape) +
-                      ", the buffer given is " + shapeText(y.rank, y.shape));
-    if (!y.data) {
-      bool device = y.memory == AMP_MEMORY_DEVICE;
-      y.data = device ? model->ops.alloc(out[o].bytes) : malloc(out[o].bytes);
-      if (!y.data && out[o].bytes)
-        return fail(AMP_ERROR_OUT_OF_MEMORY, "cannot allocate an output");
-      noteAllocation(y.data, device ? model->ops.free : free);
-      dtypeOf(abi.outputs[o].dtype, y.dtype);
-      y.rank = abi.outputs[o].rank;
-      memcpy(y.shape, out[o].shape, sizeof(int64_t) * y.rank);
-    }
+    if (amp_status s = prepareOutput(y, o, out[o], /*allocate=*/true))
+      return s;
     outDst.push_back(y.data);
     outSrc.push_back(out[o].data);
     outBytes.push_back(out[o].bytes);
@@ -366,30 +382,15 @@ amp_status amp_context::deliver(std::vector<char> &results,
     for (int q = 0; q < o; ++q)
       shared |= out[q].desc->allocated == buffer;
     amp_memory from = model->gpu ? AMP_MEMORY_DEVICE : AMP_MEMORY_HOST;
-    if (status == AMP_OK && y.data &&
-        memcmp(y.shape, out[o].shape, sizeof(int64_t) * y.rank) != 0)
-      status = fail(AMP_ERROR_SHAPE,
-                    "output " + std::to_string(o) + " has shape " +
-                        shapeText(y.rank, out[o].shape) +
-                        ", the buffer given is " + shapeText(y.rank, y.shape));
-    if (status == AMP_OK && !y.data) {
-      dtypeOf(abi.outputs[o].dtype, y.dtype);
-      y.rank = abi.outputs[o].rank;
-      memcpy(y.shape, out[o].shape, sizeof(int64_t) * y.rank);
-      bool handOver = !shared && ownResults && out[o].data == buffer &&
-                      (y.memory == from);
-      if (handOver) {
-        y.data = buffer;
-        noteAllocation(buffer, model->ops.free);
-        continue;
-      }
-      bool device = y.memory == AMP_MEMORY_DEVICE;
-      y.data = device ? model->ops.alloc(out[o].bytes)
-                      : malloc(out[o].bytes ? out[o].bytes : 1);
-      if (!y.data)
-        status = fail(AMP_ERROR_OUT_OF_MEMORY, "cannot allocate an output");
-      else
-        noteAllocation(y.data, device ? model->ops.free : free);
+    // An amp-allocated output takes the call's own buffer where it can.
+    bool handOver = !y.data && !shared && ownResults &&
+                    out[o].data == buffer && y.memory == from;
+    if (status == AMP_OK)
+      status = prepareOutput(y, o, out[o], /*allocate=*/!handOver);
+    if (status == AMP_OK && handOver) {
+      y.data = buffer;
+      noteAllocation(buffer, model->ops.free);
+      continue;
     }
     if (status == AMP_OK)
       status = amp_copy(model, y.data, y.memory, out[o].data, from,
