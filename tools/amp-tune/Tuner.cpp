@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Tuner.h"
+#include "Search.h"
 
 #include "amp/Analysis/ObservedRanges.h"
 #include "amp/IR/AmpAttrs.h"
@@ -36,9 +37,8 @@ static constexpr llvm::StringLiteral kTagPrefix = "amp-tune#";
 // Tags
 //===----------------------------------------------------------------------===//
 
-/// Calls `fn` on every op inside a function of `module`, in pre-order.
-static void forEachBodyOp(ModuleOp module,
-                          llvm::function_ref<void(Operation *)> fn) {
+void mlir::amp::tune::forEachBodyOp(ModuleOp module,
+                                    llvm::function_ref<void(Operation *)> fn) {
   for (auto function : module.getOps<func::FuncOp>())
     function.getBody().walk<WalkOrder::PreOrder>(fn);
 }
@@ -83,8 +83,7 @@ std::optional<unsigned> mlir::amp::tune::getTag(Operation *op) {
   return findTag(op->getLoc());
 }
 
-/// True if `type` is a float ranked tensor or a float.
-static bool isFloatValueType(Type type) {
+bool mlir::amp::tune::isFloatValueType(Type type) {
   return isa<FloatType>(getElementTypeOrSelf(type)) &&
          (isa<FloatType>(type) || isa<RankedTensorType>(type));
 }
@@ -114,7 +113,9 @@ mlir::amp::tune::findLowOps(ModuleOp converted,
   return tags;
 }
 
-static bool isFP8(Type type) { return isFP8Type(getElementTypeOrSelf(type)); }
+bool mlir::amp::tune::isFP8(Type type) {
+  return isFP8Type(getElementTypeOrSelf(type));
+}
 
 std::vector<unsigned>
 mlir::amp::tune::findFP8Ops(ModuleOp converted,
@@ -140,87 +141,11 @@ std::optional<int64_t> mlir::amp::tune::estimateMacs(Operation *op) {
   return std::nullopt;
 }
 
-//===----------------------------------------------------------------------===//
-// Probes that compare with the reference
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// Stores what the probes of the reference (ids [0, n)) and of the
-/// converted model (ids [n, 2n)) see in one sample, then compares probe i
-/// with probe n + i over every call, accumulated over the samples. The two
-/// models may run at once: each id is written by one of them only.
-class ErrorProbes : public ProbeSink {
-public:
-  explicit ErrorProbes(size_t numProbes)
-      : numProbes(numProbes), stored(2 * numProbes), sums(numProbes) {}
-
-  /// Forgets what the last sample's runs recorded.
-  void start() {
-    for (auto &calls : stored)
-      calls.clear();
-  }
-
-  void observe(int64_t id, ArrayRef<double> values) override {
-    if (id < 0 || static_cast<size_t>(id) >= stored.size())
-      return;
-    stored[id].emplace_back(values.begin(), values.end());
-  }
-
-  /// Adds the differences of this sample's runs to the sums.
-  void compare() {
-    for (size_t id = 0; id < numProbes; ++id) {
-      const auto &referenceCalls = stored[id];
-      const auto &convertedCalls = stored[numProbes + id];
-      Sums &s = sums[id];
-      for (size_t call = 0,
-                  e = std::min(referenceCalls.size(), convertedCalls.size());
-           call < e; ++call) {
-        const std::vector<float> &ref = referenceCalls[call];
-        const std::vector<float> &test = convertedCalls[call];
-        if (ref.size() != test.size())
-          continue;
-        for (size_t i = 0, n = ref.size(); i < n; ++i) {
-          double r = ref[i], t = test[i];
-          if (!std::isfinite(r))
-            continue;
-          if (!std::isfinite(t)) {
-            ++s.nonfinite;
-            continue;
-          }
-          s.diff += (t - r) * (t - r);
-          s.ref += r * r;
-        }
-      }
-    }
-  }
-
-  /// Relative L2 error of probe `id` (infinity if it produced non-finite
-  /// values where the reference did not).
-  double error(size_t id) const {
-    const Sums &s = sums[id];
-    if (s.nonfinite)
-      return INFINITY;
-    if (s.ref == 0)
-      return s.diff == 0 ? 0 : INFINITY;
-    double e = std::sqrt(s.diff / s.ref);
-    return std::isnan(e) ? INFINITY : e;
-  }
-
-private:
-  struct Sums {
-    double diff = 0, ref = 0;
-    int64_t nonfinite = 0;
-  };
-  size_t numProbes;
-  std::vector<std::vector<std::vector<float>>> stored; // id, call, element
-  std::vector<Sums> sums;
-};
-
-double secondsSince(std::chrono::steady_clock::time_point start) {
+double mlir::amp::tune::secondsSince(
+    std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
-} // namespace
 
 //===----------------------------------------------------------------------===//
 // Tuner
@@ -406,184 +331,6 @@ Tuner::TagSet Tuner::topK(ArrayRef<Candidate> ranked, unsigned k) {
   return keep;
 }
 
-LogicalResult Tuner::measureSensitivity(OwningOpRef<ModuleOp> converted,
-                                        double convertSeconds,
-                                        std::vector<Candidate> &candidates,
-                                        bool fp8, const TagSet &red,
-                                        const TagSet &demoted,
-                                        std::string what) {
-  auto start = std::chrono::steady_clock::now();
-  Trial all;
-  count(*converted, all);
-  // The probe points: every float ranked-tensor result of a candidate, in
-  // the reference (the prepared module) and in the converted module. An
-  // FP8 contraction becomes narrowings, the contraction on FP8 operands
-  // and an epilogue, all with its location: its value is the epilogue's,
-  // the last of them with a float result of the original's shape.
-  llvm::DenseMap<unsigned, Operation *> referenceOps, convertedOps;
-  TagSet tags;
-  for (const Candidate &c : candidates)
-    tags.insert(c.tag);
-  auto collect = [&](ModuleOp module,
-                     llvm::DenseMap<unsigned, Operation *> &found) {
-    forEachBodyOp(module, [&](Operation *op) {
-      std::optional<unsigned> tag = getTag(op);
-      if (tag && tags.contains(*tag) &&
-          op->getName() == pristineOps[*tag]->getName())
-        found[*tag] = op;
-    });
-  };
-  auto collectEpilogues = [&](ModuleOp module,
-                              llvm::DenseMap<unsigned, Operation *> &found) {
-    forEachBodyOp(module, [&](Operation *op) {
-      std::optional<unsigned> tag = getTag(op);
-      if (!tag || !tags.contains(*tag) || op->getNumResults() != 1 ||
-          pristineOps[*tag]->getNumResults() != 1)
-        return;
-      auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-      auto want =
-          dyn_cast<RankedTensorType>(pristineOps[*tag]->getResult(0).getType());
-      if (type && want && type.getShape() == want.getShape() &&
-          isFloatValueType(type) && !isFP8(type))
-        found[*tag] = op;
-    });
-  };
-  OwningOpRef<ModuleOp> reference = prepared.clone();
-  collect(*reference, referenceOps);
-  if (fp8)
-    collectEpilogues(*converted, convertedOps);
-  else
-    collect(*converted, convertedOps);
-
-  std::vector<ProbePoint> referencePoints, convertedPoints;
-  std::vector<unsigned> probeCandidate; // probe id -> index in candidates
-  for (auto [index, c] : llvm::enumerate(candidates)) {
-    Operation *r = referenceOps.lookup(c.tag);
-    Operation *t = convertedOps.lookup(c.tag);
-    if (!r || !t || r->getNumResults() != t->getNumResults())
-      continue;
-    for (unsigned i = 0; i < r->getNumResults(); ++i) {
-      if (!isa<RankedTensorType>(r->getResult(i).getType()) ||
-          !isFloatValueType(r->getResult(i).getType()) ||
-          !isa<RankedTensorType>(t->getResult(i).getType()) ||
-          !isFloatValueType(t->getResult(i).getType()))
-        continue;
-      referencePoints.push_back({r, i});
-      convertedPoints.push_back({t, i});
-      probeCandidate.push_back(index);
-    }
-  }
-  // The nearest candidates upstream of each, through other ops (found
-  // before the reference is lowered).
-  std::vector<SmallVector<unsigned, 2>> upstream(candidates.size());
-  for (auto [c, found] : llvm::zip(candidates, upstream)) {
-    Operation *op = referenceOps.lookup(c.tag);
-    if (!op)
-      continue;
-    SmallVector<Operation *> work;
-    llvm::DenseSet<Operation *> seen;
-    auto push = [&](Operation *user) {
-      for (Value operand : user->getOperands())
-        if (Operation *def = operand.getDefiningOp())
-          if (seen.insert(def).second)
-            work.push_back(def);
-    };
-    push(op);
-    while (!work.empty() && seen.size() < 256) {
-      Operation *def = work.pop_back_val();
-      std::optional<unsigned> tag = getTag(def);
-      if (tag && tags.contains(*tag)) {
-        found.push_back(*tag);
-        continue;
-      }
-      push(def);
-    }
-  }
-  // Both models in one compilation (their new kernels compiled together),
-  // then both on each sample at once: probe ids [0, n) are the
-  // reference's, [n, 2n) the converted model's.
-  size_t numProbes = referencePoints.size();
-  insertProbes(*reference, referencePoints);
-  insertProbes(*converted, convertedPoints, numProbes);
-  ErrorProbes probes(numProbes);
-  probes.activate();
-  OwningOpRef<ModuleOp> rebuilds[2];
-  if (builder.checksRebuilds()) {
-    rebuilds[0] = reference->clone();
-    rebuilds[1] = converted->clone();
-  }
-  OwningOpRef<ModuleOp> modules[] = {std::move(reference),
-                                     std::move(converted)};
-  auto functions = builder.compile(
-      modules, {"FP32 (with probes)", "converted (with probes)"});
-  if (failed(functions))
-    return failure();
-  double compileSeconds = secondsSince(start);
-
-  // The reference's outputs are kept for the trials (from the first run).
-  bool keepReference = this->reference.empty();
-  std::vector<std::vector<HostTensor>> referenceOutputs, convertedOutputs;
-  for (size_t s = 0; s < model.samples.size(); ++s) {
-    probes.start();
-    RunRequest requests[] = {{(*functions)[0].get(), s},
-                             {(*functions)[1].get(), s}};
-    auto outputs = builder.run(requests, "the FP32 and converted models");
-    if (failed(outputs))
-      return failure();
-    probes.compare();
-    referenceOutputs.push_back(std::move((*outputs)[0]));
-    convertedOutputs.push_back(std::move((*outputs)[1]));
-  }
-  // (After the comparison: the rebuilt models' probes report too.)
-  if (builder.checksRebuilds() &&
-      (failed(builder.checkRebuild(std::move(rebuilds[0]), referenceOutputs,
-                                   "the FP32 model (with probes)")) ||
-       failed(builder.checkRebuild(std::move(rebuilds[1]), convertedOutputs,
-                                   "the converted model (with probes)"))))
-    return failure();
-  if (keepReference) {
-    this->reference = std::move(referenceOutputs);
-    if (failed(checkReference()))
-      return failure();
-  }
-
-  // Errors per candidate, then what each adds to the errors of the
-  // candidates it reads.
-  llvm::DenseMap<unsigned, double> errorByTag;
-  for (auto [id, index] : llvm::enumerate(probeCandidate)) {
-    Candidate &c = candidates[index];
-    c.error = std::max(c.error, probes.error(id));
-    errorByTag[c.tag] = c.error;
-  }
-  for (auto [c, upstreamTags] : llvm::zip(candidates, upstream)) {
-    double inputError = 0;
-    for (unsigned tag : upstreamTags)
-      inputError = std::max(inputError, errorByTag.lookup(tag));
-    if (std::isinf(c.error))
-      c.sensitivity = std::isinf(inputError) ? 0 : INFINITY;
-    else
-      // Independent rounding errors add in quadrature.
-      c.sensitivity =
-          std::sqrt(std::max(0.0, c.error * c.error - inputError * inputError));
-  }
-
-  Trial evaluated = evaluate(convertedOutputs);
-  evaluated.what = std::move(what);
-  evaluated.kept = red.size();
-  evaluated.demoted = demoted.size();
-  evaluated.low = all.low;
-  evaluated.fp8 = all.fp8;
-  evaluated.fp8Macs = all.fp8Macs;
-  evaluated.lowMacs = all.lowMacs;
-  evaluated.convertSeconds = convertSeconds;
-  evaluated.compileSeconds = compileSeconds;
-  evaluated.runSeconds = secondsSince(start) - compileSeconds;
-  evaluated.seconds = convertSeconds + secondsSince(start);
-  trials.push_back(evaluated);
-  report(evaluated);
-  return success();
-}
-
 /// Candidates for the ops of `tags`, in tag order.
 static std::vector<Candidate> makeCandidates(ArrayRef<unsigned> tags,
                                              ArrayRef<Operation *> ops) {
@@ -650,24 +397,20 @@ LogicalResult Tuner::searchFP32(OwningOpRef<ModuleOp> converted,
 
   // Bisection over the ranking: `lo` kept misses, `hi` kept meets (all of
   // them kept is checked when the search gets there).
-  unsigned lo = 0, hi = n;
-  bool hiChecked = false;
   std::string suffix = demoted.empty() ? "" : ", no FP8";
-  while (hi - lo > 1) {
-    unsigned mid = lo + (hi - lo) / 2;
-    FailureOr<Trial> t = trial(
-        topK(result.candidates, mid), demoted,
-        llvm::formatv("{0} most sensitive in FP32{1}", mid, suffix).str());
-    if (failed(t))
-      return failure();
-    if (t->meets) {
-      hi = mid;
-      hiChecked = true;
-    } else {
-      lo = mid;
-    }
-  }
-  if (!hiChecked) {
+  FailureOr<Bisection> bisection =
+      bisectRanking(0, n, [&](unsigned k) -> FailureOr<bool> {
+        FailureOr<Trial> t = trial(
+            topK(result.candidates, k), demoted,
+            llvm::formatv("{0} most sensitive in FP32{1}", k, suffix).str());
+        if (failed(t))
+          return failure();
+        return t->meets;
+      });
+  if (failed(bisection))
+    return failure();
+  unsigned hi = bisection->hi;
+  if (!bisection->hiChecked) {
     FailureOr<Trial> t = trial(topK(result.candidates, n), demoted,
                                "every candidate in FP32" + suffix);
     if (failed(t))
@@ -682,30 +425,37 @@ LogicalResult Tuner::searchFP32(OwningOpRef<ModuleOp> converted,
     }
   }
 
-  // Greedy: move kept ops back to 16 bits, least sensitive first.
-  std::vector<Candidate> keptOps(result.candidates.begin(),
-                                 result.candidates.begin() + hi);
-  std::vector<Candidate> released;
-  unsigned budget = config.refineTrials;
-  // Moving back the least sensitive alone gives the `lo` set, which missed:
-  // start with the one before it.
-  for (size_t i = keptOps.size() - 1; i-- > 0 && budget > 0; --budget) {
-    TagSet keep;
-    for (size_t j = 0; j < keptOps.size(); ++j)
-      if (j != i)
-        keep.insert(keptOps[j].tag);
-    FailureOr<Trial> t = trial(keep, demoted,
-                               llvm::formatv("{0} in FP32, {1} back{2}",
-                                             keep.size(), keptOps[i].name,
-                                             suffix)
-                                   .str());
-    if (failed(t))
-      return failure();
-    if (t->meets) {
-      released.push_back(keptOps[i]);
-      keptOps.erase(keptOps.begin() + i);
-    }
-  }
+  // Greedy: move kept ops back to 16 bits, least sensitive first. Moving
+  // back the least sensitive alone gives the `lo` set, which missed: start
+  // with the one before it.
+  ArrayRef<Candidate> kept = ArrayRef(result.candidates).take_front(hi);
+  llvm::DenseMap<unsigned, const Candidate *> byTag;
+  std::vector<unsigned> order;
+  for (const Candidate &c : kept)
+    byTag[c.tag] = &c;
+  for (const Candidate &c : llvm::reverse(kept.drop_back()))
+    order.push_back(c.tag);
+  TagSet held = topK(result.candidates, hi);
+  FailureOr<std::vector<unsigned>> releasedTags = refineGreedy(
+      held, order, config.refineTrials,
+      [&](const TagSet &keep, unsigned tag) -> FailureOr<bool> {
+        FailureOr<Trial> t =
+            trial(keep, demoted,
+                  llvm::formatv("{0} in FP32, {1} back{2}", keep.size(),
+                                byTag[tag]->name, suffix)
+                      .str());
+        if (failed(t))
+          return failure();
+        return t->meets;
+      });
+  if (failed(releasedTags))
+    return failure();
+  std::vector<Candidate> keptOps, released;
+  for (const Candidate &c : kept)
+    if (held.contains(c.tag))
+      keptOps.push_back(c);
+  for (unsigned tag : *releasedTags)
+    released.push_back(*byTag[tag]);
   // The ranking with what stays in FP32 first.
   std::vector<Candidate> rest(result.candidates.begin() + hi,
                               result.candidates.end());
@@ -757,45 +507,52 @@ LogicalResult Tuner::searchFP8(const TagSet &red, bool measured,
   // Bisection: `lo` moved misses (the run above), `hi` moved meets (every
   // contraction in 16 bits with `red` in FP32: what the 16-bit search
   // found).
-  unsigned lo = 0, hi = n;
-  while (hi - lo > 1) {
-    unsigned mid = lo + (hi - lo) / 2;
-    FailureOr<Trial> t =
-        trial(red, topK(ranked, mid),
-              llvm::formatv("{0} in FP32, {1} of {2} FP8 in 16 bits",
-                            red.size(), mid, n)
-                  .str());
-    if (failed(t))
-      return failure();
-    (t->meets ? hi : lo) = mid;
-  }
+  FailureOr<Bisection> bisection =
+      bisectRanking(0, n, [&](unsigned k) -> FailureOr<bool> {
+        FailureOr<Trial> t =
+            trial(red, topK(ranked, k),
+                  llvm::formatv("{0} in FP32, {1} of {2} FP8 in 16 bits",
+                                red.size(), k, n)
+                      .str());
+        if (failed(t))
+          return failure();
+        return t->meets;
+      });
+  if (failed(bisection))
+    return failure();
+  unsigned lo = bisection->lo, hi = bisection->hi;
 
   // Greedy: move the moved contractions back to FP8, largest first.
   std::vector<Candidate> moved(ranked.begin(), ranked.begin() + hi);
   llvm::stable_sort(moved, [&](const Candidate &a, const Candidate &b) {
     return macs.lookup(a.tag) > macs.lookup(b.tag);
   });
-  TagSet demoted = topK(ranked, hi);
-  unsigned budget = config.refineTrials;
+  llvm::DenseMap<unsigned, std::string> locations;
+  std::vector<unsigned> order;
   for (const Candidate &c : moved) {
-    if (budget-- == 0)
-      break;
-    TagSet attempt = demoted;
-    attempt.erase(c.tag);
-    // (The `lo` set is known to miss, and so is nothing moved: the first
-    // run.)
-    if (attempt.empty() || attempt == topK(ranked, lo))
-      continue;
-    FailureOr<Trial> t =
-        trial(red, attempt,
-              llvm::formatv("{0} in FP32, {1} in 16 bits, {2} back",
-                            red.size(), attempt.size(), c.location)
-                  .str());
-    if (failed(t))
-      return failure();
-    if (t->meets)
-      demoted = std::move(attempt);
+    order.push_back(c.tag);
+    locations[c.tag] = c.location;
   }
+  TagSet demoted = topK(ranked, hi), missed = topK(ranked, lo);
+  FailureOr<std::vector<unsigned>> released = refineGreedy(
+      demoted, order, config.refineTrials,
+      [&](const TagSet &attempt, unsigned tag) -> FailureOr<bool> {
+        FailureOr<Trial> t =
+            trial(red, attempt,
+                  llvm::formatv("{0} in FP32, {1} in 16 bits, {2} back",
+                                red.size(), attempt.size(), locations[tag])
+                      .str());
+        if (failed(t))
+          return failure();
+        return t->meets;
+      },
+      // The `lo` set is known to miss, and so is nothing moved: the first
+      // run.
+      [&](const TagSet &attempt) {
+        return attempt.empty() || attempt == missed;
+      });
+  if (failed(released))
+    return failure();
   for (const Candidate &c : ranked)
     if (demoted.contains(c.tag))
       result.demotedTags.push_back(c.tag);

@@ -56,6 +56,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/JSON.h"
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -144,6 +145,14 @@ std::vector<unsigned> findFP8Ops(ModuleOp converted,
                                  ArrayRef<Operation *> pristineOps);
 /// The multiply-adds an op performs, if its model estimates them.
 std::optional<int64_t> estimateMacs(Operation *op);
+/// Calls `fn` on every op inside a function of `module`, in pre-order.
+void forEachBodyOp(ModuleOp module, llvm::function_ref<void(Operation *)> fn);
+/// True if `type` is a float ranked tensor or a float.
+bool isFloatValueType(Type type);
+/// True if `type` or its element type is an FP8 type.
+bool isFP8(Type type);
+/// Seconds since `start` on the steady clock.
+double secondsSince(std::chrono::steady_clock::time_point start);
 
 /// The search over one prepared, tagged model.
 class Tuner {
