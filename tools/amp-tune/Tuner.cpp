@@ -324,6 +324,14 @@ void Tuner::report(const Trial &trial) {
   log.flush();
 }
 
+FailureOr<bool> Tuner::meets(const TagSet &red, const TagSet &demoted,
+                             std::string what) {
+  FailureOr<Trial> t = trial(red, demoted, std::move(what));
+  if (failed(t))
+    return failure();
+  return t->meets;
+}
+
 Tuner::TagSet Tuner::topK(ArrayRef<Candidate> ranked, unsigned k) {
   TagSet keep;
   for (const Candidate &c : ranked.take_front(k))
@@ -400,12 +408,9 @@ LogicalResult Tuner::searchFP32(OwningOpRef<ModuleOp> converted,
   std::string suffix = demoted.empty() ? "" : ", no FP8";
   FailureOr<Bisection> bisection =
       bisectRanking(0, n, [&](unsigned k) -> FailureOr<bool> {
-        FailureOr<Trial> t = trial(
+        return meets(
             topK(result.candidates, k), demoted,
             llvm::formatv("{0} most sensitive in FP32{1}", k, suffix).str());
-        if (failed(t))
-          return failure();
-        return t->meets;
       });
   if (failed(bisection))
     return failure();
@@ -439,14 +444,10 @@ LogicalResult Tuner::searchFP32(OwningOpRef<ModuleOp> converted,
   FailureOr<std::vector<unsigned>> releasedTags = refineGreedy(
       held, order, config.refineTrials,
       [&](const TagSet &keep, unsigned tag) -> FailureOr<bool> {
-        FailureOr<Trial> t =
-            trial(keep, demoted,
-                  llvm::formatv("{0} in FP32, {1} back{2}", keep.size(),
-                                byTag[tag]->name, suffix)
-                      .str());
-        if (failed(t))
-          return failure();
-        return t->meets;
+        return meets(keep, demoted,
+                     llvm::formatv("{0} in FP32, {1} back{2}", keep.size(),
+                                   byTag[tag]->name, suffix)
+                         .str());
       });
   if (failed(releasedTags))
     return failure();
@@ -509,14 +510,10 @@ LogicalResult Tuner::searchFP8(const TagSet &red, bool measured,
   // found).
   FailureOr<Bisection> bisection =
       bisectRanking(0, n, [&](unsigned k) -> FailureOr<bool> {
-        FailureOr<Trial> t =
-            trial(red, topK(ranked, k),
-                  llvm::formatv("{0} in FP32, {1} of {2} FP8 in 16 bits",
-                                red.size(), k, n)
-                      .str());
-        if (failed(t))
-          return failure();
-        return t->meets;
+        return meets(red, topK(ranked, k),
+                     llvm::formatv("{0} in FP32, {1} of {2} FP8 in 16 bits",
+                                   red.size(), k, n)
+                         .str());
       });
   if (failed(bisection))
     return failure();
@@ -537,14 +534,10 @@ LogicalResult Tuner::searchFP8(const TagSet &red, bool measured,
   FailureOr<std::vector<unsigned>> released = refineGreedy(
       demoted, order, config.refineTrials,
       [&](const TagSet &attempt, unsigned tag) -> FailureOr<bool> {
-        FailureOr<Trial> t =
-            trial(red, attempt,
-                  llvm::formatv("{0} in FP32, {1} in 16 bits, {2} back",
-                                red.size(), attempt.size(), locations[tag])
-                      .str());
-        if (failed(t))
-          return failure();
-        return t->meets;
+        return meets(red, attempt,
+                     llvm::formatv("{0} in FP32, {1} in 16 bits, {2} back",
+                                   red.size(), attempt.size(), locations[tag])
+                         .str());
       },
       // The `lo` set is known to miss, and so is nothing moved: the first
       // run.
@@ -676,116 +669,4 @@ FailureOr<TuneResult> Tuner::run() {
   if (failed(searchFP8(red, /*measured=*/red.empty(), result)))
     return failure();
   return finish();
-}
-
-//===----------------------------------------------------------------------===//
-// JSON
-//===----------------------------------------------------------------------===//
-
-static llvm::json::Value jsonNumber(double value) {
-  if (!std::isfinite(value))
-    return nullptr;
-  return value;
-}
-
-llvm::json::Value mlir::amp::tune::toJson(const TuneResult &result,
-                                          StringRef model, StringRef tolerance,
-                                          unsigned samples,
-                                          const FunctionSignature &inputs) {
-  llvm::json::Array arguments;
-  for (const TensorSignature &argument : inputs.arguments)
-    arguments.push_back(formatShape(argument.shape) + "x" +
-                        stringifyElementKind(argument.kind).str());
-  llvm::json::Array trials, kept, candidates;
-  for (auto [i, t] : llvm::enumerate(result.trials)) {
-    llvm::json::Array failures;
-    for (const std::string &f : t.failures)
-      failures.push_back(f);
-    trials.push_back(
-        llvm::json::Object{{"trial", static_cast<int64_t>(i + 1)},
-                           {"what", t.what},
-                           {"kept_fp32", static_cast<int64_t>(t.kept)},
-                           {"moved_to_16bit", static_cast<int64_t>(t.demoted)},
-                           {"ops_16bit", static_cast<int64_t>(t.low)},
-                           {"ops_fp8", static_cast<int64_t>(t.fp8)},
-                           {"rel_l2", jsonNumber(t.relL2)},
-                           {"meets", t.meets},
-                           {"failures", std::move(failures)},
-                           {"seconds", t.seconds},
-                           {"convert_seconds", t.convertSeconds},
-                           {"compile_seconds", t.compileSeconds},
-                           {"run_seconds", t.runSeconds}});
-  }
-  for (auto [i, c] : llvm::enumerate(result.candidates)) {
-    llvm::json::Object entry{{"op", c.name},
-                             {"loc", c.location},
-                             {"index", static_cast<int64_t>(c.tag)},
-                             {"error", jsonNumber(c.error)},
-                             {"sensitivity", jsonNumber(c.sensitivity)},
-                             {"kept_fp32", i < result.kept}};
-    candidates.push_back(std::move(entry));
-  }
-  double share = result.candidates.empty() ? 0.0
-                                           : static_cast<double>(result.low) /
-                                                 result.candidates.size();
-  std::optional<double> relL2;
-  if (result.chosen)
-    relL2 = result.chosen->relL2;
-  // Multiply-adds by precision, in the chosen trial's conversion.
-  int64_t fp8Macs = result.chosen ? result.chosen->fp8Macs : 0;
-  int64_t lowMacs = result.chosen ? result.chosen->lowMacs : 0;
-  int64_t fp32Macs = std::max<int64_t>(0, result.totalMacs - fp8Macs - lowMacs);
-  auto macShare = [&](int64_t n) -> llvm::json::Value {
-    if (result.totalMacs == 0 || !result.chosen)
-      return nullptr;
-    return static_cast<double>(n) / static_cast<double>(result.totalMacs);
-  };
-  std::string lowName = "16bit";
-  if (result.lowType)
-    llvm::raw_string_ostream(lowName = "") << result.lowType;
-  llvm::json::Object macsByPrecision{{"total", result.totalMacs},
-                                     {lowName, lowMacs},
-                                     {"f32", fp32Macs}};
-  llvm::json::Object sharesByPrecision{{lowName, macShare(lowMacs)},
-                                       {"f32", macShare(fp32Macs)}};
-  llvm::json::Array fp8Ops;
-  if (result.fp8Type) {
-    std::string fp8Name;
-    llvm::raw_string_ostream(fp8Name) << result.fp8Type;
-    macsByPrecision[fp8Name] = fp8Macs;
-    sharesByPrecision[fp8Name] = macShare(fp8Macs);
-    llvm::DenseSet<unsigned> moved(result.demotedTags.begin(),
-                                   result.demotedTags.end());
-    for (const Candidate &c : result.fp8Candidates)
-      fp8Ops.push_back(llvm::json::Object{
-          {"op", c.name},
-          {"loc", c.location},
-          {"index", static_cast<int64_t>(c.tag)},
-          {"error", jsonNumber(c.error)},
-          {"sensitivity", jsonNumber(c.sensitivity)},
-          {"moved_to_16bit", moved.contains(c.tag)}});
-  }
-  const runner::KernelCacheStatistics &compilation = result.compilation;
-  return llvm::json::Object{
-      {"model", model},
-      {"inputs", std::move(arguments)},
-      {"rel_l2", relL2 ? jsonNumber(*relL2) : llvm::json::Value(nullptr)},
-      {"threads", static_cast<int64_t>(result.threads)},
-      {"kernels_compiled", static_cast<int64_t>(compilation.kernelsCompiled)},
-      {"kernels_reused", static_cast<int64_t>(compilation.kernelsReused)},
-      {"kernels_in_parts", static_cast<int64_t>(compilation.kernelsInParts)},
-      {"compile_seconds", compilation.compileSeconds},
-      {"tolerance", tolerance},
-      {"samples", static_cast<int64_t>(samples)},
-      {"candidates", static_cast<int64_t>(result.candidates.size())},
-      {"kept_fp32", static_cast<int64_t>(result.kept)},
-      {"ops_16bit", static_cast<int64_t>(result.low)},
-      {"share_16bit", share},
-      {"macs", std::move(macsByPrecision)},
-      {"share_macs", std::move(sharesByPrecision)},
-      {"moved_to_16bit", static_cast<int64_t>(result.demotedTags.size())},
-      {"fp8_ops", std::move(fp8Ops)},
-      {"seconds", result.seconds},
-      {"trials", std::move(trials)},
-      {"ops", std::move(candidates)}};
 }

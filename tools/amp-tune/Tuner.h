@@ -185,6 +185,9 @@ private:
   /// Runs that trial and records it.
   FailureOr<Trial> trial(const TagSet &red, const TagSet &demoted,
                          std::string what);
+  /// Runs that trial: whether it met the tolerance.
+  FailureOr<bool> meets(const TagSet &red, const TagSet &demoted,
+                        std::string what);
   /// Compares `outputs` (by sample) with the reference.
   Trial evaluate(ArrayRef<std::vector<runner::HostTensor>> outputs);
   /// Counts what `converted` runs in FP8 and in 16 bits into `trial`.
