@@ -6,7 +6,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "Tuner.h"
-#include "Search.h"
 
 #include "amp/Analysis/ObservedRanges.h"
 #include "amp/IR/AmpAttrs.h"
@@ -524,11 +523,11 @@ LogicalResult Tuner::searchFP8(const TagSet &red, bool measured,
   llvm::stable_sort(moved, [&](const Candidate &a, const Candidate &b) {
     return macs.lookup(a.tag) > macs.lookup(b.tag);
   });
-  llvm::DenseMap<unsigned, std::string> locations;
+  llvm::DenseMap<unsigned, const Candidate *> byTag;
   std::vector<unsigned> order;
   for (const Candidate &c : moved) {
     order.push_back(c.tag);
-    locations[c.tag] = c.location;
+    byTag[c.tag] = &c;
   }
   TagSet demoted = topK(ranked, hi), missed = topK(ranked, lo);
   FailureOr<std::vector<unsigned>> released = refineGreedy(
@@ -536,7 +535,8 @@ LogicalResult Tuner::searchFP8(const TagSet &red, bool measured,
       [&](const TagSet &attempt, unsigned tag) -> FailureOr<bool> {
         return meets(red, attempt,
                      llvm::formatv("{0} in FP32, {1} in 16 bits, {2} back",
-                                   red.size(), attempt.size(), locations[tag])
+                                   red.size(), attempt.size(),
+                                   byTag[tag]->location)
                          .str());
       },
       // The `lo` set is known to miss, and so is nothing moved: the first

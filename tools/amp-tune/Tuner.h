@@ -45,6 +45,7 @@
 #ifndef AMP_TOOLS_AMP_TUNE_TUNER_H
 #define AMP_TOOLS_AMP_TUNE_TUNER_H
 
+#include "Search.h"
 #include "TrialBuilder.h"
 
 #include "amp/Analysis/ObservedRanges.h"
@@ -177,7 +178,7 @@ public:
   unsigned getNumThreads() const { return builder.getNumThreads(); }
 
 private:
-  using TagSet = llvm::DenseSet<unsigned>;
+  using TagSet = ItemSet;
   /// The annotations of a trial that keeps `red` in FP32 and moves the FP8
   /// contractions `demoted` to 16 bits.
   std::vector<OpAnnotation> annotate(const TagSet &red,
