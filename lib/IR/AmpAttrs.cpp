@@ -305,3 +305,23 @@ void LayoutConfigAttr::print(AsmPrinter &printer) const {
   if (!parts.empty())
     printer << "<" << llvm::join(parts, ", ") << ">";
 }
+
+//===----------------------------------------------------------------------===//
+// WeightsAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult WeightsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  StringRef format) {
+  if (format == "none")
+    return success();
+  std::string error;
+  if (!parseWeightQuantSpec(format, error))
+    return emitError() << error << " or none";
+  return success();
+}
+
+std::optional<WeightQuantSpec> WeightsAttr::getSpec() const {
+  std::string error;
+  return getFormat() == "none" ? std::nullopt
+                               : parseWeightQuantSpec(getFormat(), error);
+}

@@ -65,6 +65,10 @@ static const AnnotationKind kAnnotations[] = {
     {"amp.precision",
      "a precision attribute (#amp.precision<accumulate = T, output = U>)",
      [](Attribute a) { return isa<PrecisionAttr>(a); }},
+    {"amp.weights",
+     "a weight-only format (#amp.weights<\"int8\">, "
+     "#amp.weights<\"int4-g128\">, ...)",
+     [](Attribute a) { return isa<WeightsAttr>(a); }},
     {"amp.policy",
      "an attribute implementing PrecisionPolicyAttrInterface (for example "
      "#amp.default_policy)",

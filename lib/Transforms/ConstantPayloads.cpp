@@ -519,11 +519,28 @@ bool hasConstantPart(linalg::GenericOp op) {
   return false;
 }
 
+/// Whether `op` decompresses stored weights: it reads a constant of 2- to
+/// 8-bit integers or 8-bit floats (a weight-only dequantization,
+/// docs/weight-only.md). Evaluating it would store the weights wide again.
+bool isDecompression(linalg::GenericOp op) {
+  return llvm::any_of(op->getOperands(), [](Value operand) {
+    Operation *def = operand.getDefiningOp();
+    auto type = dyn_cast<ShapedType>(operand.getType());
+    if (!def || !def->hasTrait<OpTrait::ConstantLike>() || !type)
+      return false;
+    Type element = type.getElementType();
+    if (isa<FloatType>(element))
+      return element.getIntOrFloatBitWidth() == 8;
+    return element.isInteger() && element.getIntOrFloatBitWidth() >= 2 &&
+           element.getIntOrFloatBitWidth() <= 8;
+  });
+}
+
 /// Folds the constant part of one op's payload; returns the number of
 /// values evaluated (0: the op is unchanged).
 unsigned foldPayload(RewriterBase &rewriter, linalg::GenericOp op,
                      int64_t maxElements) {
-  if (!hasConstantPart(op))
+  if (!hasConstantPart(op) || isDecompression(op))
     return 0;
   auto payload = std::make_unique<ConstantPayload>(op, maxElements);
   if (!payload->analyze())

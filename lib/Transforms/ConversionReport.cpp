@@ -21,6 +21,11 @@
 // object: "type", "converted", and "scales", one per FP8 operand with
 // "operand", "from", "max_abs", "scale" and "channels", or "why") only for
 // contractions that asked for FP8; the FP8 contractions come first.
+// "weights" (an object: "format", "activations" the 16-bit type,
+// "converted", and "bytes_f32", "bytes_16", "bytes", "scales" the type of
+// the scales, or "why") instead of "fp8" for contractions that asked for a
+// weight-only format; then the totals have "weight_only", "weight_bytes_f32",
+// "weight_bytes_16" and "weight_bytes".
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +49,67 @@ static std::string typeString(Type type) {
   llvm::raw_string_ostream os(text);
   type.print(os);
   return text;
+}
+
+/// The "fp8" object of a contraction that asked for FP8.
+static void writeFP8(llvm::json::OStream &json, const FP8Record &fp8) {
+  json.attributeObject("fp8", [&] {
+    json.attribute("type", typeString(fp8.type));
+    json.attribute("converted", fp8.converted);
+    if (!fp8.converted) {
+      json.attribute("why", fp8.why);
+      return;
+    }
+    json.attributeArray("scales", [&] {
+      for (const FP8OperandScale &scale : fp8.scales)
+        json.object([&] {
+          json.attribute("operand", scale.operand);
+          json.attribute("from", stringifyFP8ScaleSource(scale.source));
+          json.attribute("max_abs", scale.maxAbs);
+          json.attribute("scale", scale.scale);
+          json.attribute("channels", scale.channels);
+        });
+    });
+  });
+}
+
+/// The "weights" object of a contraction that asked for a weight-only
+/// format: the bytes of its weight before (f32, and in the 16-bit type it
+/// would have had) and after.
+static void writeWeights(llvm::json::OStream &json, const FP8Record &record) {
+  json.attributeObject("weights", [&] {
+    json.attribute("format", record.weights->str());
+    json.attribute("activations", typeString(record.type));
+    json.attribute("converted", record.converted);
+    if (!record.converted) {
+      json.attribute("why", record.why);
+      return;
+    }
+    json.attribute("bytes_f32", record.weightBytesF32);
+    json.attribute("bytes_16", record.weightBytes16);
+    json.attribute("bytes", record.weightBytesStored);
+    json.attribute("scales", record.f16Scales ? "f16" : "f32");
+  });
+}
+
+/// The "range" object of a decision a range made.
+static void writeRange(llvm::json::OStream &json, const OpDecision &d) {
+  if (!d.range.isInterval() || !d.rangeType)
+    return;
+  auto bound = [&](StringRef key, double value) {
+    if (std::isfinite(value))
+      json.attribute(key, value);
+    else
+      json.attribute(key, nullptr);
+  };
+  json.attributeObject("range", [&] {
+    bound("lo", d.range.getLo());
+    bound("hi", d.range.getHi());
+    json.attribute("type", typeString(d.rangeType));
+    if (d.reason == Reason::ObservedRange)
+      json.attribute("margin", d.rangeMargin);
+    json.attribute("why", describeRangeReason(d));
+  });
 }
 
 void mlir::amp::writeConversionReport(llvm::raw_ostream &os, FloatType target,
@@ -93,43 +159,11 @@ void mlir::amp::writeConversionReport(llvm::raw_ostream &os, FloatType target,
                 json.attribute("result", d.resultGrowth);
                 json.attribute("why", describeRangeReason(d));
               });
-            if (record.fp8)
-              json.attributeObject("fp8", [&] {
-                const FP8Record &fp8 = *record.fp8;
-                json.attribute("type", typeString(fp8.type));
-                json.attribute("converted", fp8.converted);
-                if (!fp8.converted) {
-                  json.attribute("why", fp8.why);
-                  return;
-                }
-                json.attributeArray("scales", [&] {
-                  for (const FP8OperandScale &scale : fp8.scales)
-                    json.object([&] {
-                      json.attribute("operand", scale.operand);
-                      json.attribute("from",
-                                     stringifyFP8ScaleSource(scale.source));
-                      json.attribute("max_abs", scale.maxAbs);
-                      json.attribute("scale", scale.scale);
-                      json.attribute("channels", scale.channels);
-                    });
-                });
-              });
-            if (d.range.isInterval() && d.rangeType) {
-              auto bound = [&](StringRef key, double value) {
-                if (std::isfinite(value))
-                  json.attribute(key, value);
-                else
-                  json.attribute(key, nullptr);
-              };
-              json.attributeObject("range", [&] {
-                bound("lo", d.range.getLo());
-                bound("hi", d.range.getHi());
-                json.attribute("type", typeString(d.rangeType));
-                if (d.reason == Reason::ObservedRange)
-                  json.attribute("margin", d.rangeMargin);
-                json.attribute("why", describeRangeReason(d));
-              });
-            }
+            if (record.fp8 && record.fp8->weights)
+              writeWeights(json, *record.fp8);
+            else if (record.fp8)
+              writeFP8(json, *record.fp8);
+            writeRange(json, d);
           });
         }
       }
@@ -145,6 +179,14 @@ void mlir::amp::writeConversionReport(llvm::raw_ostream &os, FloatType target,
       // (or of annotated ops).
       if (fallback || totals.fp8)
         json.attribute("fp8", totals.fp8);
+      // Contractions with weight-only weights and the bytes of those
+      // weights, in f32, in the 16-bit type and as stored.
+      if (totals.weightOnly) {
+        json.attribute("weight_only", totals.weightOnly);
+        json.attribute("weight_bytes_f32", totals.weightBytesF32);
+        json.attribute("weight_bytes_16", totals.weightBytes16);
+        json.attribute("weight_bytes", totals.weightBytesStored);
+      }
       json.attribute("gray_low", grayLow);
       json.attribute("gray_fp32", gray - grayLow);
       json.attribute("casts_inserted", totals.casts);

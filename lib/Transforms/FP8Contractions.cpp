@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Transforms/FP8Contractions.h"
+#include "ContractionSupport.h"
 
 #include "amp/IR/AmpDialect.h"
 #include "amp/Utils/CastUtils.h"
@@ -76,73 +77,6 @@ namespace {
 //===----------------------------------------------------------------------===//
 // Scales
 //===----------------------------------------------------------------------===//
-
-/// A constant reached through transposes: its value and the permutation
-/// from it to the value read (dimension i of the value is dimension
-/// permutation[i] of the constant).
-struct ConstantSource {
-  Operation *constOp;
-  Attribute attr;
-  SmallVector<int64_t> permutation;
-};
-
-/// The permutation of a transpose `op` (dimension i of its result is
-/// dimension p[i] of its input) and its input, if it is one: linalg.transpose,
-/// tosa.transpose, or a linalg.generic that copies its only input with a
-/// permuted indexing map.
-std::optional<std::pair<Value, SmallVector<int64_t>>>
-getTranspose(Operation *op) {
-  if (auto transpose = dyn_cast<linalg::TransposeOp>(op))
-    return std::make_pair(transpose.getInput(),
-                          llvm::to_vector(transpose.getPermutation()));
-  if (auto transpose = dyn_cast<tosa::TransposeOp>(op))
-    return std::make_pair(
-        transpose.getInput1(),
-        llvm::map_to_vector(transpose.getPerms(),
-                            [](int32_t p) -> int64_t { return p; }));
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || generic.getNumDpsInputs() != 1 ||
-      generic.getNumDpsInits() != 1 || !generic.hasPureTensorSemantics() ||
-      generic.getNumParallelLoops() != generic.getNumLoops())
-    return std::nullopt;
-  Block &body = generic.getRegion().front();
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  if (body.getOperations().size() != 1 ||
-      yield.getValues().front() != body.getArgument(0))
-    return std::nullopt;
-  AffineMap in = generic.getIndexingMapsArray()[0];
-  AffineMap out = generic.getIndexingMapsArray()[1];
-  if (!in.isPermutation() || !out.isIdentity())
-    return std::nullopt;
-  // value[d] = input[d_{in(0)}, d_{in(1)}, ...]: input dimension j is value
-  // dimension in(j), so value dimension i is input dimension in^-1(i).
-  SmallVector<int64_t> permutation(in.getNumResults());
-  for (unsigned j = 0; j < in.getNumResults(); ++j)
-    permutation[in.getDimPosition(j)] = j;
-  return std::make_pair(generic.getDpsInputOperand(0)->get(), permutation);
-}
-
-std::optional<ConstantSource> findConstant(Value value) {
-  SmallVector<int64_t> permutation; // value dim i -> source dim
-  auto rank = cast<ShapedType>(value.getType()).getRank();
-  permutation = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-  while (Operation *def = value.getDefiningOp()) {
-    if (isFloatConstant(def)) {
-      Attribute attr = getConstantAttr(def);
-      if (!attr || isa<FloatAttr>(attr))
-        return std::nullopt;
-      return ConstantSource{def, attr, permutation};
-    }
-    std::optional<std::pair<Value, SmallVector<int64_t>>> transpose =
-        getTranspose(def);
-    if (!transpose)
-      return std::nullopt;
-    for (int64_t &p : permutation)
-      p = transpose->second[p];
-    value = transpose->first;
-  }
-  return std::nullopt;
-}
 
 /// How one FP8 operand of a candidate is scaled.
 struct OperandPlan {
@@ -281,16 +215,6 @@ struct Narrowings {
            Value>
       constants;
 };
-
-/// The affine map of a linalg.generic over the dimensions of a value of
-/// rank `rank` that reads an operand permuted by `permutation` (dimension i
-/// of the result is dimension permutation[i] of the operand).
-AffineMap getPermutedReadMap(ArrayRef<int64_t> permutation, MLIRContext *ctx) {
-  SmallVector<AffineExpr> results(permutation.size());
-  for (auto [i, p] : llvm::enumerate(permutation))
-    results[p] = getAffineDimExpr(i, ctx);
-  return AffineMap::get(permutation.size(), 0, results, ctx);
-}
 
 class FP8BuilderImpl : public FP8Builder {
 public:
@@ -498,39 +422,6 @@ Value FP8BuilderImpl::rescale(RewriterBase &rewriter, Value accumulator,
   return generic.getResult(0);
 }
 
-/// Collects the ops a rewrite inserts.
-struct InsertedOps : public RewriterBase::Listener {
-  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
-    ops.push_back(op);
-  }
-  SmallVector<Operation *> ops;
-};
-
-/// Removes `op` from the IR (its results unused) and, transitively, the
-/// producers that become unused and have no side effects, except `keep`.
-/// They stay alive in `detached`.
-void detachDead(Operation *op, const llvm::DenseSet<Operation *> &keep,
-                SmallVector<Operation *> &detached) {
-  SmallVector<Operation *> worklist = {op};
-  while (!worklist.empty()) {
-    Operation *dead = worklist.pop_back_val();
-    SmallVector<Operation *> producers;
-    dead->walk([&](Operation *inner) {
-      for (Value operand : inner->getOperands())
-        if (Operation *def = operand.getDefiningOp();
-            def && !dead->isAncestor(def))
-          producers.push_back(def);
-    });
-    dead->dropAllReferences();
-    dead->remove();
-    detached.push_back(dead);
-    for (Operation *def : producers)
-      if (!keep.contains(def) && def->getBlock() && def->use_empty() &&
-          isMemoryEffectFree(def) && !llvm::is_contained(worklist, def))
-        worklist.push_back(def);
-  }
-}
-
 /// "'linalg.matmul' runs in f16, not f8E4M3FN: " and the reason.
 std::string describeFallback(Operation *op, FloatType fallback, FloatType type,
                              StringRef why) {
@@ -706,11 +597,10 @@ mlir::amp::convertContractionsToFP8(Operation *root,
         getMixedPrecisionInterface(op).rewriteInFP8(rewriter, builder);
     if (failed(replacement) || !*replacement) {
       // Nothing of the attempt is used: remove what it made.
-      for (Operation *made :
-           llvm::reverse(ArrayRef(inserted.ops).drop_front(firstInserted)))
-        if (made->use_empty())
-          rewriter.eraseOp(made);
-      inserted.ops.resize(firstInserted);
+      eraseUnusedSince(rewriter, inserted, firstInserted, [&](Operation *made) {
+        forgetResultsOf(narrowings.activations, made);
+        forgetResultsOf(narrowings.constants, made);
+      });
       fallback(op, candidate.type, Reason::NoFP8Form,
                "its FP8 form could not be built", /*remark=*/true);
       continue;

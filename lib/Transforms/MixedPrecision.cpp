@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "amp/Transforms/MixedPrecision.h"
+#include "amp/Transforms/WeightOnly.h"
 
 #include "CastCache.h"
 #include "ConversionReport.h"
@@ -68,6 +69,10 @@ void ConversionStats::merge(const ConversionStats &other) {
   constantBytesAfter += other.constantBytesAfter;
   converted += other.converted;
   fp8 += other.fp8;
+  weightOnly += other.weightOnly;
+  weightBytesF32 += other.weightBytesF32;
+  weightBytes16 += other.weightBytes16;
+  weightBytesStored += other.weightBytesStored;
   unknown += other.unknown;
   green += other.green;
   grayLow += other.grayLow;
@@ -240,7 +245,8 @@ FailureOr<const MixedPrecisionOptions *> FunctionRewrite::runFP8() {
   // FP8 first: the contractions it converts (and the ops it makes) are
   // left alone by the plan, which decides everything else in the fallback
   // type (options.target).
-  if (failed(convertContractionsToFP8(root, options, fp8)))
+  if (failed(convertWeightOnlyContractions(root, options, fp8)) ||
+      failed(convertContractionsToFP8(root, options, fp8)))
     return failure();
   const MixedPrecisionOptions *planOptions = &options;
   if (options.fp8Type || !fp8.converted.empty() || !fp8.fallbacks.empty()) {
@@ -259,7 +265,14 @@ FailureOr<const MixedPrecisionOptions *> FunctionRewrite::runFP8() {
     planOptions = &afterFP8;
   }
   for (FP8Conversion::Converted &converted : fp8.converted) {
-    ++out.stats.fp8;
+    if (const FP8Record &r = converted.record; r.weights) {
+      ++out.stats.weightOnly;
+      out.stats.weightBytesF32 += r.weightBytesF32;
+      out.stats.weightBytes16 += r.weightBytes16;
+      out.stats.weightBytesStored += r.weightBytesStored;
+    } else {
+      ++out.stats.fp8;
+    }
     ++out.stats.green;
     ++out.stats.converted;
     out.stats.constants.merge(converted.record.constants);
@@ -608,7 +621,11 @@ void FunctionConversion::mergeLaterRound(const FunctionConversion &later) {
   merged.converted += stats.converted;
   // The contractions converted to FP8 take no part in later rounds.
   merged.fp8 += stats.fp8;
-  merged.green += stats.fp8;
+  merged.green += stats.fp8 + stats.weightOnly;
+  merged.weightOnly += stats.weightOnly;
+  merged.weightBytesF32 += stats.weightBytesF32;
+  merged.weightBytes16 += stats.weightBytes16;
+  merged.weightBytesStored += stats.weightBytesStored;
   merged.constants = stats.constants;
   merged.constantBytesBefore = stats.constantBytesBefore;
   stats = merged;

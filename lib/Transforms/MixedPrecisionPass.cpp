@@ -22,6 +22,7 @@
 #include "amp/Report/HtmlReport.h"
 #include "amp/Transforms/ConstantPayloads.h"
 #include "amp/Transforms/MixedPrecision.h"
+#include "amp/Transforms/WeightOnly.h"
 #include "amp/Utils/CastUtils.h"
 #include "amp/Utils/ConversionMemo.h"
 #include "amp/Utils/OpNames.h"
@@ -71,7 +72,7 @@ struct MixedPrecisionPassCommon : public BaseT<Derived> {
       Base::keepIOTypes, Base::largeGrowth, Base::minMacs, Base::outputType,
       Base::overflowType, Base::policy, Base::rangeAnalysis, Base::rangeMargin,
       Base::ranges, Base::redOps, Base::remarks, Base::report, Base::skipLayers,
-      Base::targetType, Base::unknownOps, Base::weightScales;
+      Base::targetType, Base::unknownOps, Base::weightOnly, Base::weightScales;
 
   LogicalResult initialize(MLIRContext *ctx) override;
 
@@ -186,6 +187,17 @@ LogicalResult AMP_COMMON::initialize(MLIRContext *ctx) {
     return error() << "fp8-min-macs must be non-negative, got "
                    << static_cast<int64_t>(fp8MinMacs);
   resolved.fp8MinMacs = fp8MinMacs;
+  if (weightOnly != "none") {
+    std::string message;
+    resolved.weightOnly = parseWeightQuantSpec(weightOnly, message);
+    if (!resolved.weightOnly)
+      return error() << "weight-only: " << message << " or none";
+    if (resolved.fp8Type)
+      return error() << "weight-only=" << weightOnly
+                     << " keeps the activations in 16 bits and cannot be "
+                        "combined with an FP8 target-type (" << targetType
+                     << "); annotate single ops with amp.weights instead";
+  }
 
   FailureOr<FloatType> accumulate =
       parseFloatOption(ctx, passName, "accumulate-type", accumulateType,
@@ -501,6 +513,7 @@ void AmpMixedPrecisionPass::updateStatistics(
   numCasts += conversion.stats.casts;
   numFoldedConstants += conversion.stats.foldedConstants;
   numFP8 += conversion.stats.fp8;
+  numWeightOnly += conversion.stats.weightOnly;
 }
 
 /// The float casts that signature updates make at call sites, per calling
@@ -710,8 +723,12 @@ namespace {
 
 /// Writes the decisions of `plan` onto its ops: amp.precision with all three
 /// types on the ops that run in 16 bits, amp.color = red on those that stay
-/// in FP32. Ops whose types amp does not convert are left alone.
-void annotateDecisions(const PrecisionPlan &plan) {
+/// in FP32, and amp.weights on the 16-bit contractions with a constant
+/// weight when `weights` (weight-only=) is set, unless they have one. Ops whose types amp does not
+/// convert are left alone.
+void annotateDecisions(const PrecisionPlan &plan,
+                       const std::optional<WeightQuantSpec> &weights) {
+  StringRef weightsName = AmpDialect::WeightsAttrHelper::getNameStr();
   for (auto [i, op] : llvm::enumerate(plan.getOps())) {
     const OpDecision &d = plan.getDecision(i);
     if (d.reason == Reason::UnsupportedTypes)
@@ -722,7 +739,13 @@ void annotateDecisions(const PrecisionPlan &plan) {
       op->setAttr(AmpDialect::PrecisionAttrHelper::getNameStr(),
                   PrecisionAttr::get(ctx, d.accumulateType, d.outputType,
                                      d.computeType));
+      std::string why;
+      // (An amp.weights annotation already there is the user's.)
+      if (weights && !op->hasAttr(weightsName) &&
+          hasWeightOnlyForm(op, d, *weights, why))
+        op->setAttr(weightsName, WeightsAttr::get(ctx, weights->str()));
     } else {
+      op->removeAttr(weightsName);
       op->removeAttr(AmpDialect::PrecisionAttrHelper::getNameStr());
       op->setAttr(AmpDialect::ColorAttrHelper::getNameStr(),
                   ColorAttr::get(ctx, Color::red));
@@ -773,7 +796,7 @@ void AmpPlanPrecisionPass::runOnOperation() {
         PrecisionPlan plan(functions[i], options[i]);
         LogicalResult result = plan.run();
         if (succeeded(result))
-          annotateDecisions(plan);
+          annotateDecisions(plan, options[i].weightOnly);
         diagHandler.eraseOrderIDForThread();
         return result;
       });
@@ -818,6 +841,7 @@ struct AmpApplyPrecisionPass
     root->walk([](Operation *op) {
       op->removeAttr(AmpDialect::PrecisionAttrHelper::getNameStr());
       op->removeAttr(AmpDialect::ColorAttrHelper::getNameStr());
+      op->removeAttr(AmpDialect::WeightsAttrHelper::getNameStr());
     });
   }
 

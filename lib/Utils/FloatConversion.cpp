@@ -666,6 +666,45 @@ SmallVector<double> mlir::amp::getFloatMaxAbs(Attribute attr,
   return maxAbs;
 }
 
+std::optional<SmallVector<float>>
+mlir::amp::readPermutedFloats(Attribute attr, ArrayRef<int64_t> permutation) {
+  std::optional<SmallVector<int64_t>> shape = getStaticShape(attr);
+  std::optional<SmallVector<float>> values = readFloats(attr);
+  if (!shape || !values)
+    return std::nullopt;
+  size_t rank = shape->size();
+  SmallVector<int64_t> perm(permutation);
+  if (perm.empty())
+    perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  if (perm.size() != rank)
+    return std::nullopt;
+  int64_t total = 1;
+  for (int64_t dim : *shape)
+    total *= dim;
+  if (values->size() == 1)
+    return SmallVector<float>(total, values->front());
+  if (llvm::equal(perm, llvm::seq<int64_t>(0, rank)))
+    return values;
+  SmallVector<int64_t> newShape(rank);
+  for (size_t i = 0; i < rank; ++i)
+    newShape[i] = (*shape)[perm[i]];
+  SmallVector<int64_t> sourceStrides = getStrides(*shape);
+  SmallVector<float> result(total);
+  SmallVector<int64_t> index(rank, 0); // over the result
+  for (int64_t out = 0; out < total; ++out) {
+    int64_t source = 0;
+    for (size_t d = 0; d < rank; ++d)
+      source += index[d] * sourceStrides[perm[d]];
+    result[out] = (*values)[source];
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < newShape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return result;
+}
+
 TypedAttr mlir::amp::convertFloatConstantToFP8(Attribute attr, FloatType target,
                                                ArrayRef<float> scales,
                                                std::optional<unsigned> axis,

@@ -92,7 +92,7 @@ module attributes {amp.policy = "f16"} {}
 // -----
 
 func.func @f(%x: f32) -> f32 {
-  // expected-error@+1 {{unknown amp annotation 'amp.colour' (known: amp.color, amp.precision, amp.policy, amp.layout_config, amp.host_only, amp.kernel)}}
+  // expected-error@+1 {{unknown amp annotation 'amp.colour' (known: amp.color, amp.precision, amp.weights, amp.policy, amp.layout_config, amp.host_only, amp.kernel)}}
   %0 = arith.addf %x, %x {amp.colour = #amp.color<red>} : f32
   return %0 : f32
 }

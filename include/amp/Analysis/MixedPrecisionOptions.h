@@ -125,6 +125,10 @@ struct MixedPrecisionOptions {
   /// Contractions with fewer multiply-accumulates (when known statically)
   /// do not run in FP8.
   int64_t fp8MinMacs = 0;
+  /// Weight-only (WeightOnly.h): the format every green contraction with a
+  /// constant weight stores it in, unless an `amp.weights` annotation says
+  /// otherwise; nullopt: only annotated ops.
+  std::optional<WeightQuantSpec> weightOnly;
   /// Ranges observed on sample inputs for function arguments (as
   /// observedMaxAbs for op results); null: none.
   std::function<std::optional<double>(BlockArgument)> observedArgumentMaxAbs;

@@ -10,6 +10,7 @@
 
 #include "amp/IR/AmpEnums.h"
 #include "amp/IR/AmpInterfaces.h"
+#include "amp/Utils/WeightQuantization.h"
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 

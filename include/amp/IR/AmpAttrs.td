@@ -152,4 +152,45 @@ def Amp_LayoutConfigAttr : Amp_Attr<"LayoutConfig", "layout_config"> {
   let genVerifyDecl = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// WeightsAttr
+//===----------------------------------------------------------------------===//
+
+def Amp_WeightsAttr : Amp_Attr<"Weights", "weights"> {
+  let summary = "The weight-only format of a contraction";
+  let description = [{
+    Stores the constant weight of a contraction (a matmul's B, a
+    convolution's filter) in a low-bit format, dequantized as the
+    contraction reads it; the activations stay in the 16-bit type and the
+    contraction accumulates in f32 (docs/weight-only.md). The annotation
+    `amp.weights` on a contraction sets its format, as `weight-only=` of
+    `--amp-mixed-precision` sets that of every contraction with a constant
+    weight:
+
+    * `"int8"`: 8-bit integers, one f32 scale per output channel;
+    * `"int4-g32"`, `"int4-g64"`, `"int4-g128"`: 4-bit integers (two per
+      byte), one f16 scale per group of 32, 64 or 128 consecutive
+      elements along the reduction; `-asym` (`"int4-g128-asym"`) adds a
+      zero point per group;
+    * `"e4m3"`: FP8 E4M3 values, one f32 scale per output channel;
+    * `"none"`: the weight stays as the contraction's precision says.
+
+    Scales come from the weights by round-to-nearest; no samples are
+    needed. An op the plan keeps in FP32 keeps its weights as they are.
+
+    ```mlir
+    %y = linalg.matmul {amp.weights = #amp.weights<"int4-g128">}
+           ins(%x, %w : tensor<1x4096xf32>, tensor<4096x4096xf32>)
+           outs(%acc : tensor<1x4096xf32>) -> tensor<1x4096xf32>
+    ```
+  }];
+  let parameters = (ins StringRefParameter<"the format's name">:$format);
+  let assemblyFormat = "`<` $format `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The format, or std::nullopt for "none".
+    std::optional<::mlir::amp::WeightQuantSpec> getSpec() const;
+  }];
+}
+
 #endif // AMP_IR_AMPATTRS_TD

@@ -31,6 +31,7 @@ def Amp_Dialect : Dialect {
     |-----------------|------------------------------------|---------|
     | `amp.color`     | `#amp.color<green\|gray\|red>`     | forces the op's color |
     | `amp.precision` | `#amp.precision<accumulate = T, output = U>` | forces the op's accumulation and output types |
+    | `amp.weights`   | `#amp.weights<"int4-g128">` (`int8`, `int4-gN[-asym]`, `e4m3`, `none`) | stores a contraction's constant weight in a low-bit format (weight-only) |
     | `amp.policy`    | any attribute implementing `PrecisionPolicyAttrInterface` | the policy used for the ops nested under this op (usually put on the module) |
     | `amp.layout_config` | `#amp.layout_config<...>` (on a function or module only) | the settings of `--amp-convert-layout` for the layers of this function or module |
 
@@ -56,7 +57,8 @@ def Amp_Dialect : Dialect {
 
   let discardableAttrs = (ins
     "::mlir::amp::ColorAttr":$color,
-    "::mlir::amp::PrecisionAttr":$precision
+    "::mlir::amp::PrecisionAttr":$precision,
+    "::mlir::amp::WeightsAttr":$weights
   );
 
   let extraClassDeclaration = [{

@@ -79,6 +79,9 @@ def Amp_ReasonNoFP8Form : I32EnumAttrCase<"NoFP8Form", 15, "no fp8 form">;
 def Amp_ReasonFP8BelowThreshold : I32EnumAttrCase<"FP8BelowThreshold", 16,
     "fp8 below threshold">;
 
+def Amp_ReasonNoWeightOnlyForm : I32EnumAttrCase<"NoWeightOnlyForm", 17,
+    "no weight-only form">;
+
 def Amp_Reason : I32EnumAttr<"Reason",
     "why an operation received its color or precision",
     [Amp_ReasonDefaultList, Amp_ReasonUserList, Amp_ReasonAnnotation,
@@ -87,7 +90,8 @@ def Amp_Reason : I32EnumAttr<"Reason",
      Amp_ReasonUnsupportedTypes, Amp_ReasonValueOutOfRange,
      Amp_ReasonIntegerNotExact, Amp_ReasonObservedRange,
      Amp_ReasonNarrowedAfterNormalization, Amp_ReasonNoFP8Scale,
-     Amp_ReasonNoFP8Form, Amp_ReasonFP8BelowThreshold]> {
+     Amp_ReasonNoFP8Form, Amp_ReasonFP8BelowThreshold,
+     Amp_ReasonNoWeightOnlyForm]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::amp";
 }

@@ -22,7 +22,9 @@
 // relative error of an ulp, never a cancellation). Sums are not
 // reassociated: `x * scale + (beta - mean * scale)` would cancel when the
 // mean is large against the deviation. Nothing is folded into the weights
-// of the contraction before it.
+// of the contraction before it, and a payload that decompresses stored
+// weights (reads 8-bit or narrower constants: a weight-only dequantization)
+// is left as it is.
 //
 //===----------------------------------------------------------------------===//
 

@@ -31,6 +31,7 @@
 #define AMP_TRANSFORMS_FP8CONTRACTIONS_H
 
 #include "amp/Analysis/PrecisionPlan.h"
+#include "amp/Utils/WeightQuantization.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -76,6 +77,13 @@ struct FP8Record {
   /// Values of the weights converted at compile time that overflowed
   /// (saturated) or flushed to zero.
   RangeSummary constants;
+  /// Set for the weight-only stage's records (WeightOnly.h), where `type`
+  /// is the 16-bit type of the activations: the format, and the bytes of
+  /// the weight in f32, in `type` and as stored (packed values, scales and
+  /// zero points; f16Scales says the scales' type).
+  std::optional<WeightQuantSpec> weights;
+  int64_t weightBytesF32 = 0, weightBytes16 = 0, weightBytesStored = 0;
+  bool f16Scales = false;
 };
 
 /// What the FP8 stage did to one function, for the plan that follows and

@@ -46,8 +46,11 @@ struct ConversionStats {
   int64_t constantBytesBefore = 0;
   int64_t constantBytesAfter = 0;
   /// Ops rewritten to low precision (green and gray), and among them the
-  /// contractions rewritten to FP8.
-  int64_t converted = 0, fp8 = 0;
+  /// contractions rewritten to FP8 and those with weight-only weights.
+  int64_t converted = 0, fp8 = 0, weightOnly = 0;
+  /// Weight-only contractions: the bytes of their weights in f32, in their
+  /// 16-bit type and as stored.
+  int64_t weightBytesF32 = 0, weightBytes16 = 0, weightBytesStored = 0;
   /// Decisions, as the pass's statistics count them: ops without a color of
   /// their own, green ops in low precision, gray ops in low and in high
   /// precision, red ops.

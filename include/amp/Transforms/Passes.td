@@ -28,6 +28,12 @@ defvar AmpMixedPrecisionOptions = [
     Option<"fp8MinMacs", "fp8-min-macs", "int64_t", /*default=*/"0",
            "Contractions with fewer multiply-accumulates than this (when "
            "known statically) run in fallback-type rather than FP8">,
+    Option<"weightOnly", "weight-only", "std::string", /*default=*/"\"none\"",
+           "Store the constant weights of green contractions in a low-bit "
+           "format, dequantized as the contraction reads them (activations "
+           "in target-type, f32 accumulation): none, int8, int4-g32, "
+           "int4-g64, int4-g128, int4-gN-asym or e4m3 "
+           "(docs/weight-only.md)">,
     Option<"accumulateType", "accumulate-type", "std::string",
            /*default=*/"\"f32\"",
            "Accumulation type of green ops: f32, or 'target' to accumulate "
@@ -155,6 +161,13 @@ def AmpMixedPrecisionPass : Pass<"amp-mixed-precision"> {
     remark), follows the plan above with `fallback-type` as its target.
     See docs/fp8.md.
 
+    With `weight-only=int4-g128` (or `int8`, `e4m3`, ...; or ops annotated
+    `amp.weights`), the green contractions whose weight is a constant store
+    it quantized by round-to-nearest (per output channel, or per group of
+    the reduction for int4, packed two values a byte) and read it through
+    one dequantizing `linalg.generic`; their activations run in
+    `target-type` and they accumulate in f32. See docs/weight-only.md.
+
     Casts are `arith.truncf`/`arith.extf` (`tosa.cast` for TOSA values), at
     most one per value and type, never a round trip; casts of constants fold
     into new 16-bit constants. Function signatures are kept
@@ -191,6 +204,8 @@ def AmpMixedPrecisionPass : Pass<"amp-mixed-precision"> {
     Statistic<"numFoldedConstants", "folded-constants",
               "Constants folded into the target type">,
     Statistic<"numFP8", "fp8-ops", "Contractions converted to FP8">,
+    Statistic<"numWeightOnly", "weight-only-ops",
+              "Contractions with weight-only weights">,
     Statistic<"numFoldedPayloadValues", "folded-payload-values",
               "Payload values on constants evaluated ahead of time">,
   ];

@@ -153,6 +153,13 @@ TypedAttr convertFloatConstantToFP8(Attribute attr, FloatType target,
                                     ArrayRef<int64_t> permutation = {},
                                     RangeSummary *summary = nullptr);
 
+/// The float values of `attr` (a convertible float constant with a static
+/// shape) as f32, row-major in the layout `permutation` gives (dimension i
+/// of the result is dimension permutation[i] of `attr`; empty: as it is),
+/// a splat expanded. Null if `attr` cannot be read.
+std::optional<SmallVector<float>>
+readPermutedFloats(Attribute attr, ArrayRef<int64_t> permutation = {});
+
 /// Calls `fn` on each element of `dense` (float elements, not a splat) as a
 /// double, in order. f32, f16 and bf16 are decoded from the raw bytes (a
 /// weight has millions of elements; APFloat costs hundreds of instructions

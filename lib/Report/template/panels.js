@@ -61,6 +61,11 @@ function renderSummary(model) {
   if (before > 0) constants += " (" + (100 * (before - after) / before).toFixed(0) + "% less)";
   h += row("constants", constants, true);
   h += row("constants folded", String(t.constants_folded || 0), true);
+  if (t.weight_only) {
+    h += row("weight-only contractions", String(t.weight_only), true);
+    h += row("their weights", formatBytes(t.weight_bytes_16) + " in 16 bits → " + formatBytes(t.weight_bytes) +
+      " (" + (t.weight_bytes_16 ? (t.weight_bytes / t.weight_bytes_16).toFixed(2) + "x" : "-") + ")", true);
+  }
   if (t.constants_out_of_range) h += row("constants out of range", String(t.constants_out_of_range), true);
   h += "</table>";
   const unmatched = (doc.graph || {}).unmatched || 0;
@@ -130,6 +135,13 @@ function opRows(model, n) {
     h += row("writes", "<code>" + escapeHtml(op.output) + "</code>");
   }
   if (op.types) h += row("types", "<code>" + escapeHtml(op.types) + "</code>");
+  if (op.weights) {
+    const w = op.weights;
+    h += row("weights", "<code>" + escapeHtml(w.format) + "</code>" + (w.converted ? "" : " asked for, not applied"));
+    if (w.converted)
+      h += row("weight bytes", formatBytes(w.bytes_f32) + " in f32, " + formatBytes(w.bytes_16) + " in " +
+        escapeHtml(w.activations) + " → " + formatBytes(w.bytes) + " (scales in " + escapeHtml(w.scales) + ")");
+  }
   if (op.range) {
     const r = op.range;
     h += row("range", "[" + formatNumber(r.lo) + ", " + formatNumber(r.hi) + "] leaves <code>" + escapeHtml(r.type) + "</code>" +
@@ -143,6 +155,7 @@ function opRows(model, n) {
   }
   h += "</table>";
   if (op.range && op.range.why) h += '<p class="why">' + escapeHtml(op.range.why) + "</p>";
+  if (op.weights && op.weights.why) h += '<p class="why">' + escapeHtml(op.weights.why) + "</p>";
   if (op.source) h += '<code class="source">' + escapeHtml(op.source) + "</code>";
   return h;
 }
