@@ -149,8 +149,8 @@ def part_accuracy(build, out):
         outs_d, outs_p = d["outputs"], p["outputs"]
         finite = all(o["nonfinite"] == 0 for o in outs_d + outs_p)
         print("| %s | %.2e | %.2e, %.2e | %.2e | %s |" % (
-            name, outs_d[0]["rel_l2"], outs_d[1]["rel_l2"], outs_d[2]["rel_l2"],
-            outs_p[0]["rel_l2"], "yes" if finite else "NO"))
+            name, outs_d[0]["rel_l2_err"], outs_d[1]["rel_l2_err"], outs_d[2]["rel_l2_err"],
+            outs_p[0]["rel_l2_err"], "yes" if finite else "NO"))
     print()
 
 

@@ -64,6 +64,21 @@ def fmt(x):
     return "-" if x is None else "%.3g" % x
 
 
+def mac_share(result):
+    """The share of multiply-adds in 16 bits in the tuned conversion."""
+    shares = (result or {}).get("share_macs", {})
+    values = [v for k, v in shares.items() if k != "f32" and v is not None]
+    return "-" if not values else "%.1f%%" % (100 * sum(values))
+
+
+def cost_ratio(result):
+    """Modeled time of the tuned conversion against FP32 (CostModel.h)."""
+    cost = (result or {}).get("cost_us") or {}
+    if not cost.get("fp32") or cost.get("tuned") is None:
+        return "-"
+    return "%.2fx" % (cost["tuned"] / cost["fp32"])
+
+
 def trial_errors(result):
     return [(t["kept_fp32"], t["rel_l2"]) for t in result.get("trials", [])]
 
@@ -121,7 +136,7 @@ def main():
                 before_s += " (error)"
             if "error" in r:
                 cells = [name, "", tolerance, "error: " + r["error"]] + \
-                    [""] * 7 + [before_s, "%.1f" % r["wall"]]
+                    [""] * 10 + [before_s, "%.1f" % r["wall"]]
                 rows.append("| " + " | ".join(cells) + " |")
             else:
                 trials = r["trials"]
@@ -131,12 +146,15 @@ def main():
                 if before is not None and "error" not in before:
                     same = "yes" if trial_errors(before) == trial_errors(r) \
                         else "no"
+                good = before if before is not None and "error" not in before \
+                    else None
                 rows.append(
-                    "| %s | %s | %s | %d | %d | %d | %s | %s | %d | %d / %d | "
-                    "%s | %s | %.1f |" % (
+                    "| %s | %s | %s | %d | %d | %d | %s | %s | %s | %s | %s | "
+                    "%d | %d / %d | %s | %s | %.1f |" % (
                         name, ", ".join(r.get("inputs", [])), tolerance,
                         r["candidates"], r["kept_fp32"], r["ops_16bit"],
-                        fmt(plain), fmt(tuned), len(trials),
+                        fmt(plain), fmt(tuned), mac_share(good),
+                        mac_share(r), cost_ratio(r), len(trials),
                         r.get("kernels_compiled", 0),
                         r.get("kernels_reused", 0), same, before_s,
                         r["wall"]))
@@ -153,7 +171,8 @@ def main():
         "bounds. Command: `bench/tuning/run.py --tolerances %s%s`: "
         "`amp-tune MODEL --randomize-weights --tolerance=T --json` per model "
         "and tolerance (one random sample, the default f16 conversion, up to "
-        "8 greedy trials after the bisection).\n" % (
+        "8 greedy trials after the bisection; up to 64 impact trials since "
+        "the cost model).\n" % (
             machine(), datetime.date.today().isoformat(), commit_of(amp_tune),
             "" if not args.before else
             ", before: amp-tune at commit %s" % commit_of(args.before),
@@ -166,15 +185,22 @@ def main():
         "the candidates still in 16 bits in the tuned conversion (keeping "
         "one op in FP32 can pull neighbours that follow it along); *rel_l2 "
         "plain / tuned*, the largest relative L2 error over the outputs; "
+        "*16-bit MACs*, the share of the entry's multiply-adds in 16 bits "
+        "in the tuned conversion, by the amp-tune before and after; "
+        "*modeled*, the tuned conversion's time by amp-tune's cost model "
+        "against FP32 (an H100 roofline with epilogues fused, "
+        "docs/calibration-and-tuning.md); "
         "*trials* includes the measuring run; *kernels*, compiled / found "
         "compiled in the kernel cache; *same*, whether the run before made "
         "the same trials with the same errors, digit for digit; *before* and "
         "*after*, wall time of the whole amp-tune run in seconds (parsing, "
         "reference, probes, trials).\n")
     out.append("| model | input | tolerance | candidates | kept | "
-               "16-bit after | rel_l2 plain | rel_l2 tuned | trials | "
+               "16-bit after | rel_l2 plain | rel_l2 tuned | 16-bit MACs "
+               "before | 16-bit MACs after | modeled | trials | "
                "kernels | same | before (s) | after (s) |")
-    out.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|")
+    out.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+               "---:|---|---:|---:|")
     out.extend(rows)
     text = "\n".join(out) + "\n"
     target = args.output or (os.path.join(ROOT, "bench", "results",

@@ -9,7 +9,9 @@
 
 #include "amp/Utils/CastUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -124,4 +126,135 @@ void mlir::amp::eraseUnusedSince(RewriterBase &rewriter, InsertedOps &inserted,
     rewriter.eraseOp(op);
   }
   inserted.ops.resize(first);
+}
+
+Value mlir::amp::buildPermutedMap(
+    RewriterBase &rewriter, Location loc, Value value,
+    ArrayRef<int64_t> permutation, Type elementType,
+    llvm::function_ref<Value(OpBuilder &, Location, Value)> body) {
+  MLIRContext *ctx = rewriter.getContext();
+  auto valueType = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape;
+  for (int64_t p : permutation)
+    shape.push_back(valueType.getDimSize(p));
+  Value empty = tensor::EmptyOp::create(rewriter, loc, shape, elementType);
+  int64_t rank = shape.size();
+  SmallVector<AffineMap> maps = {getPermutedReadMap(permutation, ctx),
+                                 AffineMap::getMultiDimIdentityMap(rank, ctx)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{empty.getType()}, ValueRange{value},
+      ValueRange{empty}, maps, iterators,
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        linalg::YieldOp::create(b, loc, body(b, loc, args[0]));
+      });
+  return generic.getResult(0);
+}
+
+Value mlir::amp::buildContractionEpilogue(RewriterBase &rewriter, Location loc,
+                                          Value accumulator, int64_t channelDim,
+                                          ArrayRef<float> channelFactors,
+                                          std::optional<float> uniformFactor,
+                                          Value bias, Value addend) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointAfterValue(accumulator);
+  MLIRContext *ctx = rewriter.getContext();
+  auto type = cast<RankedTensorType>(accumulator.getType());
+  int64_t rank = type.getRank();
+  if (channelDim < 0 || channelDim >= rank)
+    return {};
+  int64_t channels = type.getDimSize(channelDim);
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  AffineMap channelMap =
+      AffineMap::get(rank, 0, getAffineDimExpr(channelDim, ctx), ctx);
+  AffineMap firstMap =
+      AffineMap::get(rank, 0, getAffineConstantExpr(0, ctx), ctx);
+  SmallVector<Value> inputs = {accumulator};
+  SmallVector<AffineMap> maps = {identity};
+  bool perChannel = !channelFactors.empty();
+  if (perChannel) {
+    if (static_cast<int64_t>(channelFactors.size()) != channels)
+      return {};
+    auto vectorType = RankedTensorType::get({channels}, rewriter.getF32Type());
+    inputs.push_back(arith::ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(vectorType, channelFactors)));
+    maps.push_back(channelMap);
+  }
+  if (bias) {
+    auto biasType = cast<RankedTensorType>(bias.getType());
+    inputs.push_back(bias);
+    maps.push_back(biasType.getDimSize(0) == 1 && channels != 1 ? firstMap
+                                                                : channelMap);
+  }
+  if (addend) {
+    inputs.push_back(addend);
+    maps.push_back(identity);
+  }
+  maps.push_back(identity);
+  Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                        type.getElementType());
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{type}, inputs, ValueRange{empty}, maps,
+      iterators, [&](OpBuilder &b, Location loc, ValueRange args) {
+        unsigned next = 1;
+        Value result = args[0];
+        if (perChannel)
+          result = arith::MulFOp::create(b, loc, result, args[next++]);
+        else if (uniformFactor)
+          result = arith::MulFOp::create(
+              b, loc, result,
+              arith::ConstantOp::create(b, loc,
+                                        b.getF32FloatAttr(*uniformFactor)));
+        if (bias)
+          result = arith::AddFOp::create(b, loc, result, args[next++]);
+        if (addend)
+          result = arith::AddFOp::create(b, loc, result, args[next++]);
+        linalg::YieldOp::create(b, loc, result);
+      });
+  return generic.getResult(0);
+}
+
+void mlir::amp::adoptReplacement(RewriterBase &rewriter, Operation *op,
+                                 Value replacement, const InsertedOps &inserted,
+                                 size_t first,
+                                 const MixedPrecisionOptions &options,
+                                 FP8Conversion &result) {
+  for (Operation *made : ArrayRef(inserted.ops).drop_front(first))
+    result.fixedOps.insert(made);
+  Value old = op->getResult(0);
+  if (options.observedMaxAbs)
+    if (std::optional<double> observed =
+            options.observedMaxAbs(cast<OpResult>(old)))
+      result.observed[replacement] = *observed;
+  rewriter.replaceAllUsesWith(old, replacement);
+}
+
+void mlir::amp::recordConverted(Operation *op, OpDecision decision,
+                                FP8Record record, FP8Conversion &result) {
+  decision.lowPrecision = true;
+  decision.accumulateType = decision.outputType =
+      Float32Type::get(op->getContext());
+  result.converted.push_back(
+      {op->getName(), op->getLoc(), decision, std::move(record)});
+  detachDead(op, result.fixedOps, result.detached);
+}
+
+std::optional<SmallVector<int64_t>>
+mlir::amp::getNarrowPermutation(Operation *op, unsigned number, Value value,
+                                ArrayRef<int64_t> permutation) {
+  auto valueType = dyn_cast<RankedTensorType>(value.getType());
+  Value operand = op->getOperand(number);
+  if (!valueType || !valueType.hasStaticShape() ||
+      !valueType.getElementType().isF32() ||
+      valueType.getRank() != cast<ShapedType>(operand.getType()).getRank())
+    return std::nullopt;
+  SmallVector<int64_t> perm(permutation);
+  if (perm.empty())
+    perm = llvm::to_vector(llvm::seq<int64_t>(0, valueType.getRank()));
+  if (static_cast<int64_t>(perm.size()) != valueType.getRank())
+    return std::nullopt;
+  return perm;
 }

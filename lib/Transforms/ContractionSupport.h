@@ -16,6 +16,9 @@
 #ifndef AMP_LIB_TRANSFORMS_CONTRACTIONSUPPORT_H
 #define AMP_LIB_TRANSFORMS_CONTRACTIONSUPPORT_H
 
+#include "amp/Analysis/MixedPrecisionOptions.h"
+#include "amp/Transforms/FP8Contractions.h"
+
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/DenseSet.h"
@@ -44,6 +47,32 @@ std::optional<ConstantSource> findConstant(Value value);
 /// the operand).
 AffineMap getPermutedReadMap(ArrayRef<int64_t> permutation, MLIRContext *ctx);
 
+/// The permutation an FP8Builder::narrow of `value` (read as operand
+/// `number` of `op`, permuted by `permutation`, empty for none) applies,
+/// in full; none unless `value` is an f32 tensor of static shape and of
+/// the operand's rank.
+std::optional<SmallVector<int64_t>>
+getNarrowPermutation(Operation *op, unsigned number, Value value,
+                     ArrayRef<int64_t> permutation);
+
+/// A linalg.generic that reads `value` permuted by `permutation` and maps
+/// each element with `body` to an element of type `elementType`.
+Value buildPermutedMap(
+    RewriterBase &rewriter, Location loc, Value value,
+    ArrayRef<int64_t> permutation, Type elementType,
+    llvm::function_ref<Value(OpBuilder &, Location, Value)> body);
+
+/// The epilogue of a rewritten contraction, built right after
+/// `accumulator`: accumulator * factor + bias + addend, elementwise. The
+/// factor is `channelFactors[c]` for the channel c along `channelDim` when
+/// given, else `uniformFactor` (no multiplication without one). A bias of
+/// size 1 broadcasts. Null if `channelDim` or the factors do not fit.
+Value buildContractionEpilogue(RewriterBase &rewriter, Location loc,
+                               Value accumulator, int64_t channelDim,
+                               ArrayRef<float> channelFactors,
+                               std::optional<float> uniformFactor, Value bias,
+                               Value addend);
+
 /// Collects the ops a rewrite inserts.
 struct InsertedOps : public RewriterBase::Listener {
   void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
@@ -65,6 +94,20 @@ void detachDead(Operation *op, const llvm::DenseSet<Operation *> &keep,
 void eraseUnusedSince(RewriterBase &rewriter, InsertedOps &inserted,
                       size_t first,
                       llvm::function_ref<void(Operation *)> forget = {});
+
+/// Puts `replacement` in the place of contraction `op`'s result: what the
+/// rewrite inserted (`inserted.ops` from `first` on) becomes fixed for the
+/// plan, the old result's observed magnitude carries over, every use
+/// moves.
+void adoptReplacement(RewriterBase &rewriter, Operation *op,
+                      Value replacement, const InsertedOps &inserted,
+                      size_t first, const MixedPrecisionOptions &options,
+                      FP8Conversion &result);
+
+/// Records `op` as converted with `decision` (its inputs low, accumulated
+/// and given back in f32) and detaches it and what only it used.
+void recordConverted(Operation *op, OpDecision decision, FP8Record record,
+                     FP8Conversion &result);
 
 /// Drops the entries of `cache` (a map to Values) that `op` defines.
 template <typename Map>

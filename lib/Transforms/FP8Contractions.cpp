@@ -251,17 +251,12 @@ private:
 Value FP8BuilderImpl::narrow(RewriterBase &rewriter, unsigned number,
                              Value value, ArrayRef<int64_t> permutation) {
   const OperandPlan *plan = getPlan(number);
-  auto valueType = dyn_cast<RankedTensorType>(value.getType());
+  std::optional<SmallVector<int64_t>> full =
+      getNarrowPermutation(op, number, value, permutation);
+  if (!plan || !full)
+    return {};
   Value operand = op->getOperand(number);
-  if (!plan || !valueType || !valueType.hasStaticShape() ||
-      !valueType.getElementType().isF32() ||
-      valueType.getRank() != cast<ShapedType>(operand.getType()).getRank())
-    return {};
-  SmallVector<int64_t> perm(permutation);
-  if (perm.empty())
-    perm = llvm::to_vector(llvm::seq<int64_t>(0, valueType.getRank()));
-  if (static_cast<int64_t>(perm.size()) != valueType.getRank())
-    return {};
+  SmallVector<int64_t> perm = std::move(*full);
   OpBuilder::InsertionGuard guard(rewriter);
   if (plan->constant) {
     // A weight is the operand itself, converted at compile time.
@@ -315,49 +310,25 @@ Value FP8BuilderImpl::narrowActivation(RewriterBase &rewriter, Value value,
     return cached;
   // Right after the value is defined: one narrowing serves every reader.
   rewriter.setInsertionPointAfterValue(value);
-  Location loc = op->getLoc();
-  MLIRContext *ctx = rewriter.getContext();
-  auto valueType = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> shape;
-  for (int64_t p : permutation)
-    shape.push_back(valueType.getDimSize(p));
-  Value empty = tensor::EmptyOp::create(rewriter, loc, shape, type);
-  int64_t rank = shape.size();
-  SmallVector<AffineMap> maps = {getPermutedReadMap(permutation, ctx),
-                                 AffineMap::getMultiDimIdentityMap(rank, ctx)};
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
   double max = getFP8Max(*getFP8Format(type));
   FloatType fp8 = type;
-  auto generic = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{empty.getType()}, ValueRange{value},
-      ValueRange{empty}, maps, iterators,
-      [&](OpBuilder &b, Location loc, ValueRange args) {
+  cached = buildPermutedMap(
+      rewriter, op->getLoc(), value, permutation, fp8,
+      [&](OpBuilder &b, Location loc, Value x) -> Value {
         auto f32 = b.getF32Type();
         Value s = arith::ConstantOp::create(b, loc, b.getFloatAttr(f32, scale));
         Value lo = arith::ConstantOp::create(b, loc, b.getFloatAttr(f32, -max));
         Value hi = arith::ConstantOp::create(b, loc, b.getFloatAttr(f32, max));
-        Value scaled = arith::MulFOp::create(b, loc, args[0], s);
+        Value scaled = arith::MulFOp::create(b, loc, x, s);
         Value clamped = arith::MinimumFOp::create(
             b, loc, arith::MaximumFOp::create(b, loc, scaled, lo), hi);
-        Value narrow = arith::TruncFOp::create(b, loc, fp8, clamped);
-        linalg::YieldOp::create(b, loc, narrow);
+        return arith::TruncFOp::create(b, loc, fp8, clamped);
       });
-  cached = generic.getResult(0);
   return cached;
 }
 
 Value FP8BuilderImpl::rescale(RewriterBase &rewriter, Value accumulator,
                               int64_t channelDim, Value bias, Value addend) {
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPointAfterValue(accumulator);
-  Location loc = op->getLoc();
-  MLIRContext *ctx = rewriter.getContext();
-  auto type = cast<RankedTensorType>(accumulator.getType());
-  int64_t rank = type.getRank();
-  if (channelDim < 0 || channelDim >= rank)
-    return {};
-
   // 1 / (s_a * s_b): per tensor, or per channel if an operand has
   // per-channel scales.
   double perTensor = 1.0;
@@ -368,58 +339,14 @@ Value FP8BuilderImpl::rescale(RewriterBase &rewriter, Value accumulator,
     else
       perTensor *= plan.scales.front();
   }
-  int64_t channels = type.getDimSize(channelDim);
-  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
-  AffineMap channelMap =
-      AffineMap::get(rank, 0, getAffineDimExpr(channelDim, ctx), ctx);
-  AffineMap firstMap =
-      AffineMap::get(rank, 0, getAffineConstantExpr(0, ctx), ctx);
-  SmallVector<Value> inputs = {accumulator};
-  SmallVector<AffineMap> maps = {identity};
-  if (perChannel) {
-    if (static_cast<int64_t>(perChannel->scales.size()) != channels)
-      return {};
-    SmallVector<float> inverse;
+  SmallVector<float> inverse;
+  if (perChannel)
     for (float s : perChannel->scales)
       inverse.push_back(static_cast<float>(1.0 / (perTensor * s)));
-    auto vectorType = RankedTensorType::get({channels}, rewriter.getF32Type());
-    inputs.push_back(arith::ConstantOp::create(
-        rewriter, loc, DenseElementsAttr::get(vectorType, ArrayRef(inverse))));
-    maps.push_back(channelMap);
-  }
-  if (bias) {
-    auto biasType = cast<RankedTensorType>(bias.getType());
-    inputs.push_back(bias);
-    maps.push_back(biasType.getDimSize(0) == 1 && channels != 1 ? firstMap
-                                                                : channelMap);
-  }
-  if (addend) {
-    inputs.push_back(addend);
-    maps.push_back(identity);
-  }
-  maps.push_back(identity);
-  Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                        type.getElementType());
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  auto generic = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{type}, inputs, ValueRange{empty}, maps,
-      iterators, [&](OpBuilder &b, Location loc, ValueRange args) {
-        unsigned next = 1;
-        Value factor =
-            perChannel
-                ? args[next++]
-                : arith::ConstantOp::create(
-                      b, loc,
-                      b.getF32FloatAttr(static_cast<float>(1.0 / perTensor)));
-        Value result = arith::MulFOp::create(b, loc, args[0], factor);
-        if (bias)
-          result = arith::AddFOp::create(b, loc, result, args[next++]);
-        if (addend)
-          result = arith::AddFOp::create(b, loc, result, args[next++]);
-        linalg::YieldOp::create(b, loc, result);
-      });
-  return generic.getResult(0);
+  return buildContractionEpilogue(rewriter, op->getLoc(), accumulator,
+                                  channelDim, inverse,
+                                  static_cast<float>(1.0 / perTensor), bias,
+                                  addend);
 }
 
 /// "'linalg.matmul' runs in f16, not f8E4M3FN: " and the reason.
@@ -605,14 +532,8 @@ mlir::amp::convertContractionsToFP8(Operation *root,
                "its FP8 form could not be built", /*remark=*/true);
       continue;
     }
-    for (Operation *made : ArrayRef(inserted.ops).drop_front(firstInserted))
-      result.fixedOps.insert(made);
-    Value old = op->getResult(0);
-    if (options.observedMaxAbs)
-      if (std::optional<double> observed =
-              options.observedMaxAbs(cast<OpResult>(old)))
-        result.observed[*replacement] = *observed;
-    rewriter.replaceAllUsesWith(old, *replacement);
+    adoptReplacement(rewriter, op, *replacement, inserted, firstInserted,
+                     options, result);
     record.converted = true;
     if (options.remarks && options.diagnostics) {
       std::string text;
@@ -626,12 +547,8 @@ mlir::amp::convertContractionsToFP8(Operation *root,
       mlir::emitRemark(op->getLoc(), text);
     }
     OpDecision decision = candidate.decision;
-    decision.lowPrecision = true;
     decision.computeType = candidate.type;
-    decision.accumulateType = decision.outputType = f32;
-    result.converted.push_back(
-        {op->getName(), op->getLoc(), decision, std::move(record)});
-    detachDead(op, result.fixedOps, result.detached);
+    recordConverted(op, decision, std::move(record), result);
   }
   summarizeFallbacks();
   return success();

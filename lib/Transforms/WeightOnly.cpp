@@ -275,21 +275,15 @@ private:
 
 Value WeightOnlyBuilder::narrow(RewriterBase &rewriter, unsigned number,
                                 Value value, ArrayRef<int64_t> permutation) {
-  auto valueType = dyn_cast<RankedTensorType>(value.getType());
-  Value operand = op->getOperand(number);
-  if (!valueType || !valueType.hasStaticShape() ||
-      !valueType.getElementType().isF32() ||
-      valueType.getRank() != cast<ShapedType>(operand.getType()).getRank())
-    return {};
-  SmallVector<int64_t> perm(permutation);
-  if (perm.empty())
-    perm = llvm::to_vector(llvm::seq<int64_t>(0, valueType.getRank()));
-  if (static_cast<int64_t>(perm.size()) != valueType.getRank())
+  std::optional<SmallVector<int64_t>> perm =
+      getNarrowPermutation(op, number, value, permutation);
+  if (!perm)
     return {};
   OpBuilder::InsertionGuard guard(rewriter);
   if (number == weightOperand)
-    return value == operand ? narrowWeight(rewriter, perm) : Value();
-  return narrowActivation(rewriter, value, perm);
+    return value == op->getOperand(number) ? narrowWeight(rewriter, *perm)
+                                           : Value();
+  return narrowActivation(rewriter, value, *perm);
 }
 
 Value WeightOnlyBuilder::narrowWeight(RewriterBase &rewriter,
@@ -359,26 +353,12 @@ Value WeightOnlyBuilder::narrowActivation(RewriterBase &rewriter, Value value,
     cached = createFloatCast(rewriter, loc, value, type, isTosaOp(op));
     return cached;
   }
-  MLIRContext *ctx = rewriter.getContext();
-  auto valueType = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> shape;
-  for (int64_t p : permutation)
-    shape.push_back(valueType.getDimSize(p));
-  Value empty = tensor::EmptyOp::create(rewriter, loc, shape, type);
-  int64_t rank = shape.size();
-  SmallVector<AffineMap> maps = {getPermutedReadMap(permutation, ctx),
-                                 AffineMap::getMultiDimIdentityMap(rank, ctx)};
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
   FloatType narrowType = type;
-  auto generic = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{empty.getType()}, ValueRange{value},
-      ValueRange{empty}, maps, iterators,
-      [&](OpBuilder &b, Location loc, ValueRange args) {
-        Value narrow = arith::TruncFOp::create(b, loc, narrowType, args[0]);
-        linalg::YieldOp::create(b, loc, narrow);
-      });
-  cached = generic.getResult(0);
+  cached = buildPermutedMap(rewriter, loc, value, permutation, narrowType,
+                            [&](OpBuilder &b, Location loc, Value x) -> Value {
+                              return arith::TruncFOp::create(b, loc,
+                                                             narrowType, x);
+                            });
   return cached;
 }
 
@@ -387,46 +367,8 @@ Value WeightOnlyBuilder::rescale(RewriterBase &rewriter, Value accumulator,
                                  Value addend) {
   if (!bias && !addend)
     return accumulator;
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPointAfterValue(accumulator);
-  Location loc = op->getLoc();
-  MLIRContext *ctx = rewriter.getContext();
-  auto type = cast<RankedTensorType>(accumulator.getType());
-  int64_t rank = type.getRank();
-  if (channelDim < 0 || channelDim >= rank)
-    return {};
-  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
-  SmallVector<Value> inputs = {accumulator};
-  SmallVector<AffineMap> maps = {identity};
-  if (bias) {
-    auto biasType = cast<RankedTensorType>(bias.getType());
-    bool broadcast =
-        biasType.getDimSize(0) == 1 && type.getDimSize(channelDim) != 1;
-    inputs.push_back(bias);
-    maps.push_back(AffineMap::get(
-        rank, 0,
-        broadcast ? getAffineConstantExpr(0, ctx)
-                  : getAffineDimExpr(channelDim, ctx),
-        ctx));
-  }
-  if (addend) {
-    inputs.push_back(addend);
-    maps.push_back(identity);
-  }
-  maps.push_back(identity);
-  Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                        type.getElementType());
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  auto generic = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{type}, inputs, ValueRange{empty}, maps,
-      iterators, [&](OpBuilder &b, Location loc, ValueRange args) {
-        Value result = args[0];
-        for (Value arg : args.drop_front().drop_back())
-          result = arith::AddFOp::create(b, loc, result, arg);
-        linalg::YieldOp::create(b, loc, result);
-      });
-  return generic.getResult(0);
+  return buildContractionEpilogue(rewriter, op->getLoc(), accumulator,
+                                  channelDim, {}, std::nullopt, bias, addend);
 }
 
 /// "'linalg.matmul' keeps its f32 weight: " and the reason.
@@ -580,14 +522,8 @@ mlir::amp::convertWeightOnlyContractions(Operation *root,
                       : builder.failure);
       continue;
     }
-    for (Operation *made : ArrayRef(inserted.ops).drop_front(firstInserted))
-      result.fixedOps.insert(made);
-    Value old = op->getResult(0);
-    if (options.observedMaxAbs)
-      if (std::optional<double> observed =
-              options.observedMaxAbs(cast<OpResult>(old)))
-        result.observed[*replacement] = *observed;
-    rewriter.replaceAllUsesWith(old, *replacement);
+    adoptReplacement(rewriter, op, *replacement, inserted, firstInserted,
+                     options, result);
     record.converted = true;
     if (options.remarks && options.diagnostics)
       mlir::emitRemark(op->getLoc(),
@@ -597,13 +533,7 @@ mlir::amp::convertWeightOnlyContractions(Operation *root,
                                      record.weightBytesStored,
                                      record.weightBytes16)
                            .str());
-    OpDecision decision = c.decision;
-    decision.lowPrecision = true;
-    decision.accumulateType = decision.outputType =
-        Float32Type::get(root->getContext());
-    result.converted.push_back(
-        {op->getName(), op->getLoc(), decision, std::move(record)});
-    detachDead(op, result.fixedOps, result.detached);
+    recordConverted(op, c.decision, std::move(record), result);
   }
   if (unremarked && options.diagnostics)
     mlir::emitRemark(root->getLoc(),

@@ -269,10 +269,7 @@ LogicalResult Tuner::measureSensitivity(OwningOpRef<ModuleOp> converted,
   evaluated.what = std::move(what);
   evaluated.kept = red.size();
   evaluated.demoted = demoted.size();
-  evaluated.low = all.low;
-  evaluated.fp8 = all.fp8;
-  evaluated.fp8Macs = all.fp8Macs;
-  evaluated.lowMacs = all.lowMacs;
+  evaluated.takeCounts(all);
   evaluated.convertSeconds = convertSeconds;
   evaluated.compileSeconds = compileSeconds;
   evaluated.runSeconds = secondsSince(start) - compileSeconds;

@@ -46,6 +46,7 @@ llvm::json::Value mlir::amp::tune::toJson(const TuneResult &result,
                            {"ops_16bit", static_cast<int64_t>(t.low)},
                            {"ops_fp8", static_cast<int64_t>(t.fp8)},
                            {"rel_l2", jsonNumber(t.relL2)},
+                           {"cost_us", 1e6 * t.cost},
                            {"meets", t.meets},
                            {"failures", std::move(failures)},
                            {"seconds", t.seconds},
@@ -59,6 +60,10 @@ llvm::json::Value mlir::amp::tune::toJson(const TuneResult &result,
                              {"index", static_cast<int64_t>(c.tag)},
                              {"error", jsonNumber(c.error)},
                              {"sensitivity", jsonNumber(c.sensitivity)},
+                             {"saving_us", 1e6 * c.saving},
+                             {"impact", c.impact >= 0
+                                            ? jsonNumber(c.impact)
+                                            : llvm::json::Value(nullptr)},
                              {"kept_fp32", i < result.kept}};
     candidates.push_back(std::move(entry));
   }
@@ -119,6 +124,13 @@ llvm::json::Value mlir::amp::tune::toJson(const TuneResult &result,
       {"share_16bit", share},
       {"macs", std::move(macsByPrecision)},
       {"share_macs", std::move(sharesByPrecision)},
+      {"cost_us",
+       llvm::json::Object{
+           {"model", getCostModelName()},
+           {"fp32", 1e6 * result.fp32Cost},
+           {"tuned", result.chosen ? llvm::json::Value(1e6 * result.chosen->cost)
+                                   : llvm::json::Value(nullptr)},
+           {"nothing_kept", 1e6 * result.lowestCost}}},
       {"moved_to_16bit", static_cast<int64_t>(result.demotedTags.size())},
       {"fp8_ops", std::move(fp8Ops)},
       {"seconds", result.seconds},

@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -176,6 +177,8 @@ Tuner::Tuner(ModuleOp prepared, const PreparedModel &model,
       if (std::optional<int64_t> n = estimateMacs(pristineOps[*tag]);
           n && *n > 0)
         macs[*tag] = *n;
+      if (OpWork w = measureWork(pristineOps[*tag]); w.macs || w.elements)
+        opWork[*tag] = w;
     });
   }
 }
@@ -214,12 +217,19 @@ void Tuner::count(ModuleOp converted, Trial &trial) {
   }
   trial.fp8 = fp8.size();
   trial.low = 0;
+  TagSet low;
   for (unsigned tag : findLowOps(converted, pristineOps)) {
     if (fp8.contains(tag))
       continue;
+    low.insert(tag);
     ++trial.low;
     trial.lowMacs += macs.lookup(tag);
   }
+  trial.cost = 0;
+  for (auto [tag, w] : opWork)
+    trial.cost += estimateSeconds(w, fp8.contains(tag)  ? CostLevel::FP8
+                                     : low.contains(tag) ? CostLevel::Bits16
+                                                         : CostLevel::FP32);
 }
 
 Trial Tuner::evaluate(ArrayRef<std::vector<HostTensor>> outputs) {
@@ -291,10 +301,7 @@ FailureOr<Trial> Tuner::trial(const TagSet &red, const TagSet &demoted,
           llvm::formatv("trial {0} ({1})", trials.size() + 1, what).str())))
     return failure();
   Trial result = evaluate(*outputs);
-  result.low = counts.low;
-  result.fp8 = counts.fp8;
-  result.fp8Macs = counts.fp8Macs;
-  result.lowMacs = counts.lowMacs;
+  result.takeCounts(counts);
   result.what = std::move(what);
   result.kept = red.size();
   result.demoted = demoted.size();
@@ -308,7 +315,7 @@ FailureOr<Trial> Tuner::trial(const TagSet &red, const TagSet &demoted,
 }
 
 void Tuner::report(const Trial &trial) {
-  if (!config.progress)
+  if (!config.progress || quietTrials)
     return;
   std::string counts =
       fp8Search ? llvm::formatv("{0,3} in FP8, {1,4} in 16 bits", trial.fp8,
@@ -380,12 +387,9 @@ LogicalResult Tuner::searchFP32(OwningOpRef<ModuleOp> converted,
       return failure();
     }
   }
-  std::stable_sort(result.candidates.begin(), result.candidates.end(),
-                   [](const Candidate &a, const Candidate &b) {
-                     return a.sensitivity > b.sensitivity ||
-                            (a.sensitivity == b.sensitivity &&
-                             a.error > b.error);
-                   });
+  for (Candidate &c : result.candidates)
+    c.saving = estimateSaving(opWork.lookup(c.tag), CostLevel::Bits16);
+  rankByValue(result.candidates);
   unsigned n = result.candidates.size();
   auto finish = [&](unsigned kept) {
     result.kept = kept;
@@ -401,44 +405,25 @@ LogicalResult Tuner::searchFP32(OwningOpRef<ModuleOp> converted,
     }
     return finish(0);
   }
-
-  // Bisection over the ranking: `lo` kept misses, `hi` kept meets (all of
-  // them kept is checked when the search gets there).
   std::string suffix = demoted.empty() ? "" : ", no FP8";
-  FailureOr<Bisection> bisection =
-      bisectRanking(0, n, [&](unsigned k) -> FailureOr<bool> {
-        return meets(
-            topK(result.candidates, k), demoted,
-            llvm::formatv("{0} most sensitive in FP32{1}", k, suffix).str());
-      });
-  if (failed(bisection))
+  FailureOr<unsigned> bisected =
+      bisectByValue(result.candidates, demoted, suffix);
+  if (failed(bisected))
     return failure();
-  unsigned hi = bisection->hi;
-  if (!bisection->hiChecked) {
-    FailureOr<Trial> t = trial(topK(result.candidates, n), demoted,
-                               "every candidate in FP32" + suffix);
-    if (failed(t))
-      return failure();
-    if (!t->meets) {
-      errs << "amp-tune: error: the outputs miss the tolerance even with "
-              "every op the conversion would run in 16 bits kept in FP32 "
-              "(the rest of the pipeline changes the model):\n";
-      for (const std::string &failure : t->failures)
-        errs << "  " << failure << "\n";
-      return failure();
-    }
-  }
+  unsigned hi = *bisected;
 
-  // Greedy: move kept ops back to 16 bits, least sensitive first. Moving
-  // back the least sensitive alone gives the `lo` set, which missed: start
+  // Greedy: move kept ops back to 16 bits, most valuable first. Moving
+  // back the most valuable alone gives the `lo` set, which missed: start
   // with the one before it.
   ArrayRef<Candidate> kept = ArrayRef(result.candidates).take_front(hi);
   llvm::DenseMap<unsigned, const Candidate *> byTag;
   std::vector<unsigned> order;
   for (const Candidate &c : kept)
     byTag[c.tag] = &c;
+  // (Those that miss alone would miss here too.)
   for (const Candidate &c : llvm::reverse(kept.drop_back()))
-    order.push_back(c.tag);
+    if (c.aloneMeets)
+      order.push_back(c.tag);
   TagSet held = topK(result.candidates, hi);
   FailureOr<std::vector<unsigned>> releasedTags = refineGreedy(
       held, order, config.refineTrials,
@@ -460,9 +445,7 @@ LogicalResult Tuner::searchFP32(OwningOpRef<ModuleOp> converted,
   std::vector<Candidate> rest(result.candidates.begin() + hi,
                               result.candidates.end());
   llvm::append_range(rest, released);
-  llvm::stable_sort(rest, [](const Candidate &a, const Candidate &b) {
-    return a.sensitivity > b.sensitivity;
-  });
+  rankByValue(rest);
   std::vector<Candidate> ranked = keptOps;
   llvm::append_range(ranked, rest);
   result.candidates = std::move(ranked);
@@ -592,6 +575,8 @@ FailureOr<TuneResult> Tuner::run() {
   TuneResult result;
   for (auto [tag, n] : macs)
     result.totalMacs += n;
+  for (auto [tag, w] : opWork)
+    result.fp32Cost += estimateSeconds(w, CostLevel::FP32);
 
   if (failed(initialize()))
     return failure();
@@ -604,6 +589,8 @@ FailureOr<TuneResult> Tuner::run() {
         result.low = t.low;
         result.chosen = t;
       }
+    if (!trials.empty())
+      result.lowestCost = trials.front().cost;
     result.compilation = builder.getStatistics();
     result.threads = builder.getNumThreads();
     result.trials = trials;

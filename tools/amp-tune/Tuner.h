@@ -20,10 +20,14 @@
 //     less the largest error of the candidates it reads (directly or
 //     through ops that are not candidates): the error it adds. A result
 //     that is not finite where its inputs are ranks first.
-//  3. Search: bisection over the ranking for the fewest most sensitive ops
-//     kept in FP32 that meet the tolerance (the error is taken to fall as
-//     more ops are kept), then, within the trial budget, a greedy pass that
-//     tries to move each kept op back to 16 bits, least sensitive first.
+//  3. Value: what an op saves in 16 bits by the cost model (CostModel.h,
+//     modeled seconds on a GPU) per squared error it adds; the ops of
+//     least value are the ones to keep in FP32 first.
+//  4. Search: bisection over that ranking for the fewest ops of least
+//     value kept in FP32 that meet the tolerance (the error is taken to
+//     fall as more ops are kept), then, within the trial budget, a greedy
+//     pass that tries to move each kept op back to 16 bits, most valuable
+//     first.
 //
 // With an FP8 target (amp-mixed-precision{target-type=f8E4M3FN ...}) there
 // are three levels, and the search runs in two stages:
@@ -45,6 +49,7 @@
 #ifndef AMP_TOOLS_AMP_TUNE_TUNER_H
 #define AMP_TOOLS_AMP_TUNE_TUNER_H
 
+#include "CostModel.h"
 #include "Search.h"
 #include "TrialBuilder.h"
 
@@ -73,6 +78,9 @@ struct TunerConfig {
   SmallVector<runner::Bound> tolerance;
   /// Trials the greedy pass may spend after the bisection.
   unsigned refineTrials = 8;
+  /// Trials that measure the output error of an op alone in 16 bits (the
+  /// ops that save most first).
+  unsigned impactTrials = 64;
   bool progress = true;
 };
 
@@ -83,6 +91,13 @@ struct Candidate {
   /// Relative L2 error of its result(s) in the unconstrained conversion,
   /// and the error it adds (see the file comment).
   double error = 0, sensitivity = 0;
+  /// Modeled seconds it saves in 16 bits (CostModel.h).
+  double saving = 0;
+  /// The largest rel_l2 over the outputs with it alone in 16 bits (every
+  /// other candidate in FP32), and whether that met the tolerance; -1 if
+  /// not measured.
+  double impact = -1;
+  bool aloneMeets = true;
 };
 
 /// One trial.
@@ -94,6 +109,8 @@ struct Trial {
   unsigned fp8 = 0;     // contractions the conversion ran in FP8
   /// Multiply-adds (estimated statically) of the ops in FP8 and in 16 bits.
   int64_t fp8Macs = 0, lowMacs = 0;
+  /// Modeled seconds of the model's ops at the precisions they ran at.
+  double cost = 0;
   bool meets = false;
   /// The largest rel_l2 over the outputs, and the broken bounds.
   double relL2 = 0;
@@ -101,11 +118,20 @@ struct Trial {
   /// Wall time of the trial, and of its steps: the conversion, the
   /// lowering and compilation, the runs.
   double seconds = 0, convertSeconds = 0, compileSeconds = 0, runSeconds = 0;
+
+  /// Takes what Tuner::count found of a conversion from `counts`.
+  void takeCounts(const Trial &counts) {
+    low = counts.low;
+    fp8 = counts.fp8;
+    fp8Macs = counts.fp8Macs;
+    lowMacs = counts.lowMacs;
+    cost = counts.cost;
+  }
 };
 
 /// The outcome.
 struct TuneResult {
-  std::vector<Candidate> candidates; // by sensitivity, most sensitive first
+  std::vector<Candidate> candidates; // kept first, then by value (least first)
   unsigned kept = 0;                 // the first `kept` are kept in FP32
   unsigned low = 0; // candidates in 16 bits in the tuned conversion
   std::vector<Trial> trials;
@@ -118,6 +144,9 @@ struct TuneResult {
   SmallVector<unsigned> demotedTags;
   /// Multiply-adds of the model's ops that have an estimate.
   int64_t totalMacs = 0;
+  /// Modeled seconds with every op in FP32, and with nothing kept (the
+  /// unconstrained conversion, the first trial).
+  double fp32Cost = 0, lowestCost = 0;
   double seconds = 0;
   /// The trial that kept what was kept and met the tolerance, if any.
   std::optional<Trial> chosen;
@@ -216,6 +245,16 @@ private:
   /// FP32; `ranked` holds their sensitivities if `measured`.
   LogicalResult searchFP8(const TagSet &red, bool measured,
                           TuneResult &result);
+  /// Measures the impact of the candidates that save most in 16 bits
+  /// (CostSearch.cpp), with `demoted` in 16 bits.
+  LogicalResult measureImpacts(std::vector<Candidate> &candidates,
+                               const TagSet &demoted, StringRef suffix);
+  /// Ranks `candidates` by value (measuring impacts) and bisects the
+  /// ranking: how many of them, least value first, to keep in FP32 for the
+  /// tolerance. Fails after an error message, also when keeping all of
+  /// them misses.
+  FailureOr<unsigned> bisectByValue(std::vector<Candidate> &candidates,
+                                    const TagSet &demoted, StringRef suffix);
   TagSet topK(ArrayRef<Candidate> ranked, unsigned k);
   /// Sets up the builder on first use.
   LogicalResult initialize();
@@ -233,8 +272,19 @@ private:
   Type lowType;
   /// Multiply-adds by tag (ops with an estimate).
   llvm::DenseMap<unsigned, int64_t> macs;
+  /// What the cost model knows of each op, by tag.
+  llvm::DenseMap<unsigned, OpWork> opWork;
   bool fp8Search = false, initialized = false;
+  /// Whether trials are recorded without a progress line each.
+  bool quietTrials = false;
 };
+
+/// What running `c` in 16 bits is worth per unit of the error budget it
+/// spends (CostSearch.cpp).
+double getValue(const Candidate &c);
+/// Orders `candidates` to be kept in FP32 first-come: the least value
+/// first, the most sensitive first among equals.
+void rankByValue(std::vector<Candidate> &candidates);
 
 /// The result as JSON (`amp-tune --json`); `inputs` is the entry's
 /// signature, whose argument types are listed.

@@ -94,8 +94,15 @@ struct Options {
   llvm::cl::opt<unsigned> refineTrials{
       "refine-trials",
       llvm::cl::desc("Trials after the bisection that try to move kept ops "
-                     "back to 16 bits, least sensitive first"),
+                     "back to 16 bits, most valuable first"),
       llvm::cl::init(8), llvm::cl::cat(tuningCategory)};
+  llvm::cl::opt<unsigned> impactTrials{
+      "impact-trials",
+      llvm::cl::desc("Trials that measure the outputs' error with one op "
+                     "alone in 16 bits, for the ops that save most by the "
+                     "cost model (the others are ranked by the error they "
+                     "add to their own result)"),
+      llvm::cl::init(64), llvm::cl::cat(tuningCategory)};
   llvm::cl::opt<unsigned> optLevel{
       "O",
       llvm::cl::desc("LLVM optimization level of the kernels that do much "
@@ -206,6 +213,58 @@ std::string getRangesOut(const Options &options) {
 }
 
 } // namespace
+
+/// The kept ops that matter one line each (those that would save time in
+/// 16 bits, and those whose result is not finite there); the others, which
+/// the cost model prices at nothing, in one line.
+static void printKept(llvm::raw_ostream &log, const TuneResult &result) {
+  unsigned quiet = 0;
+  for (const Candidate &c : ArrayRef(result.candidates).take_front(result.kept)) {
+    bool finite = std::isfinite(c.sensitivity);
+    if (c.saving <= 0 && finite) {
+      ++quiet;
+      continue;
+    }
+    std::string alone =
+        c.impact >= 0
+            ? llvm::formatv("; alone in 16 bits: rel_l2 {0} at the outputs",
+                            formatMetric(c.impact))
+                  .str()
+            : std::string();
+    log << llvm::formatv("  FP32: {0} at {1} (adds rel_l2 {2}{3})\n", c.name,
+                         c.location, formatMetric(c.sensitivity), alone);
+  }
+  if (quiet)
+    log << llvm::formatv("  FP32: {0} more that save nothing in 16 bits by the "
+                         "cost model (epilogues, padding; --json lists "
+                         "them)\n",
+                         quiet);
+}
+
+/// Where the budget, not the search, keeps most multiply-adds in FP32:
+/// what one op alone in 16 bits costs at the outputs.
+static void printBudgetNote(llvm::raw_ostream &log, const TuneResult &result,
+                            StringRef tolerance) {
+  const Trial *chosen = result.chosen ? &*result.chosen : nullptr;
+  if (!chosen || result.totalMacs == 0 ||
+      2 * chosen->lowMacs + 2 * chosen->fp8Macs >= result.totalMacs)
+    return;
+  SmallVector<double> impacts;
+  for (const Candidate &c : result.candidates)
+    if (c.impact >= 0)
+      impacts.push_back(c.impact);
+  if (impacts.empty())
+    return;
+  llvm::sort(impacts);
+  log << llvm::formatv("amp-tune: less than half the multiply-adds in 16 bits: "
+                       "alone in 16 bits, each of the {0} ops that save most "
+                       "gives rel_l2 {1} to {2} at the outputs (median {3}), "
+                       "against the tolerance {4}\n",
+                       impacts.size(), formatMetric(impacts.front()),
+                       formatMetric(impacts.back()),
+                       formatMetric(impacts[impacts.size() / 2]),
+                       tolerance);
+}
 
 int main(int argc, char **argv) {
   llvm::InitializeNativeTarget();
@@ -354,6 +413,7 @@ int main(int argc, char **argv) {
   config.trials.checkRebuild = options.checkRebuild;
   config.tolerance = *bounds;
   config.refineTrials = options.refineTrials;
+  config.impactTrials = options.impactTrials;
   config.progress = !options.quiet;
   if (config.progress)
     log << "amp-tune: " << options.model.inputFile << " @"
@@ -436,10 +496,7 @@ int main(int argc, char **argv) {
           "in 16 bits do ({3:f1}%){4}; {5} trials in {6:f1} s\n",
           result->kept, result->low, n, 100.0 * share, relL2,
           result->trials.size(), result->seconds);
-    for (const Candidate &c :
-         ArrayRef(result->candidates).take_front(result->kept))
-      log << llvm::formatv("  FP32: {0} at {1} (adds rel_l2 {2})\n", c.name,
-                           c.location, formatMetric(c.sensitivity));
+    printKept(log, *result);
     if (result->fp8Type) {
       llvm::DenseSet<unsigned> moved(result->demotedTags.begin(),
                                      result->demotedTags.end());
@@ -467,6 +524,13 @@ int main(int argc, char **argv) {
                            pct(chosen->lowMacs), lowName, pct(fp32Macs),
                            result->totalMacs);
     }
+    printBudgetNote(log, *result, options.tolerance);
+    if (chosen && result->fp32Cost > 0)
+      log << llvm::formatv(
+          "amp-tune: modeled time ({0}): {1:f1} us in FP32, {2:f1} us tuned "
+          "({3:f2}x), {4:f1} us with nothing kept\n",
+          getCostModelName(), 1e6 * result->fp32Cost, 1e6 * chosen->cost,
+          chosen->cost / result->fp32Cost, 1e6 * result->lowestCost);
     const KernelCacheStatistics &compilation = result->compilation;
     log << llvm::formatv(
         "amp-tune: {0} kernels compiled ({1} run in parts on the threads), "
