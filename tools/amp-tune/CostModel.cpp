@@ -9,6 +9,7 @@
 
 #include "Tuner.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -37,13 +38,15 @@ static int64_t floatElements(Type type) {
 }
 
 /// Ops a GPU kernel applies on the way in or out of a contraction: every
-/// loop of a linalg.generic parallel, padding, reshapes.
+/// loop of a linalg op parallel, elementwise ops, padding, reshapes.
 static bool isElementwise(Operation *op) {
   if (isa<tensor::PadOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp,
           linalg::TransposeOp, linalg::BroadcastOp>(op))
     return true;
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  return generic && generic.getNumParallelLoops() == generic.getNumLoops();
+  if (op->hasTrait<OpTrait::Elementwise>())
+    return true;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && linalgOp.getNumParallelLoops() == linalgOp.getNumLoops();
 }
 
 /// An op with multiply-adds that is not elementwise: a contraction.
@@ -82,31 +85,45 @@ OpWork mlir::amp::tune::measureWork(Operation *op) {
   if (std::optional<int64_t> macs = estimateMacs(op); macs && *macs > 0)
     work.macs = *macs;
   work.fused = fusesWithContraction(op);
-  for (Type type : op->getOperandTypes())
-    work.elements += floatElements(type);
+  work.contraction = isContraction(op);
+  for (Value operand : op->getOperands()) {
+    int64_t n = floatElements(operand.getType());
+    work.elements += n;
+    if (operand.getDefiningOp<arith::ConstantOp>())
+      work.weightElements += n;
+  }
   for (Type type : op->getResultTypes())
     work.elements += floatElements(type);
   return work;
 }
 
-double mlir::amp::tune::estimateSeconds(const OpWork &work, CostLevel level) {
-  double rate = kFP32Macs, bytes = 4;
+double mlir::amp::tune::estimateBytes(const OpWork &work, CostLevel level,
+                                      unsigned weightBits) {
+  double elements = static_cast<double>(work.elements);
   switch (level) {
   case CostLevel::FP32:
-    break;
+    return 4 * elements;
   case CostLevel::Bits16:
-    rate = kBits16Macs;
-    bytes = 2;
-    break;
+    return 2 * elements;
   case CostLevel::FP8:
-    rate = kFP8Macs;
-    bytes = 1.5; // FP8 operands, 16-bit results: about half each
-    break;
+    return 1.5 * elements; // FP8 operands, 16-bit results: about half each
+  case CostLevel::WeightOnly: {
+    double weights = static_cast<double>(work.weightElements);
+    return 2 * (elements - weights) + weights * weightBits / 8.0;
   }
+  }
+  return 4 * elements;
+}
+
+double mlir::amp::tune::estimateSeconds(const OpWork &work, CostLevel level,
+                                        unsigned weightBits) {
   if (work.fused)
     return 0;
+  double rate = level == CostLevel::FP32  ? kFP32Macs
+                : level == CostLevel::FP8 ? kFP8Macs
+                                          : kBits16Macs;
   double compute = static_cast<double>(work.macs) / rate;
-  double memory = static_cast<double>(work.elements) * bytes / kBandwidth;
+  double memory = estimateBytes(work, level, weightBits) / kBandwidth;
   return std::max(compute, memory);
 }
 

@@ -31,7 +31,7 @@
 namespace mlir::amp::tune {
 
 /// The precisions an op can be priced at.
-enum class CostLevel { FP32, Bits16, FP8 };
+enum class CostLevel { FP32, Bits16, FP8, WeightOnly };
 
 /// What the model knows of an op: its multiply-adds (0 for ops whose model
 /// gives none), the float tensor elements it reads and writes, and whether
@@ -39,17 +39,28 @@ enum class CostLevel { FP32, Bits16, FP8 };
 struct OpWork {
   int64_t macs = 0;
   int64_t elements = 0;
+  /// Of `elements`, those of constant operands (a contraction's weight).
+  int64_t weightElements = 0;
   bool fused = false;
+  /// Whether it is a contraction (multiply-adds, not elementwise).
+  bool contraction = false;
 };
 
 /// The work of `op` (its operands and results with static shapes), in the
 /// FP32 model it belongs to.
 OpWork measureWork(Operation *op);
 
-/// The modeled seconds `work` takes at `level`: multiply-adds on Tensor
-/// Cores in 16 bits and FP8 (CUDA cores in FP32), elements of 4, 2 or 1
-/// bytes (FP8 results are written in 16 bits: counted at 2).
-double estimateSeconds(const OpWork &work, CostLevel level);
+/// The bytes `work` reads and writes at `level`: elements of 4, 2 or 1
+/// bytes (FP8 results are written in 16 bits: counted at 2); weight-only,
+/// 16-bit activations and weights of `weightBits` (scales not counted).
+double estimateBytes(const OpWork &work, CostLevel level,
+                     unsigned weightBits = 16);
+
+/// The modeled seconds `work` takes at `level`: the longer of its
+/// multiply-adds on Tensor Cores in 16 bits, FP8 (weight-only formats
+/// multiply in 16 bits) or on CUDA cores in FP32, and its bytes.
+double estimateSeconds(const OpWork &work, CostLevel level,
+                       unsigned weightBits = 16);
 
 /// What moving an op from FP32 to `level` saves, in modeled seconds.
 inline double estimateSaving(const OpWork &work, CostLevel level) {

@@ -61,9 +61,12 @@ void mlir::amp::tune::rankByValue(std::vector<Candidate> &candidates) {
 
 LogicalResult Tuner::measureImpacts(std::vector<Candidate> &candidates,
                                     const TagSet &demoted, StringRef suffix) {
+  // Contractions only: they hold the time; an elementwise op in 16 bits
+  // alone among FP32 neighbours would be measured beside casts it does
+  // not have in the model (and one that follows its inputs stays FP32).
   SmallVector<Candidate *> priced;
   for (Candidate &c : candidates)
-    if (c.saving > 0)
+    if (c.saving > 0 && opWork.lookup(c.tag).contraction)
       priced.push_back(&c);
   llvm::stable_sort(priced, [](const Candidate *a, const Candidate *b) {
     return a->saving > b->saving;
@@ -88,13 +91,18 @@ LogicalResult Tuner::measureImpacts(std::vector<Candidate> &candidates,
       quietTrials = false;
       return failure();
     }
+    // An op that follows its neighbours stays in FP32 among FP32 ones:
+    // that trial says nothing of it.
+    if (t->low == 0 && t->fp8 == 0)
+      continue;
     c->impact = t->relL2;
     c->aloneMeets = t->meets;
     alone += !t->meets;
   }
   quietTrials = false;
   if (config.progress)
-    log << llvm::formatv("amp-tune: trials {0}-{1}: each of the {2} ops that "
+    log << llvm::formatv("amp-tune: trials {0}-{1}: each of the {2} "
+                         "contractions that "
                          "save most in 16 bits alone in 16 bits; {3} of them "
                          "miss the tolerance alone ({4:f1} s)\n",
                          trials.size() - priced.size() + 1, trials.size(),
@@ -115,11 +123,10 @@ FailureOr<unsigned> Tuner::bisectByValue(std::vector<Candidate> &candidates,
   while (lo < n && getValue(candidates[lo]) == 0)
     ++lo;
   if (lo > 0 && lo < n) {
-    FailureOr<Trial> t =
-        trial(topK(candidates, lo), demoted,
-              llvm::formatv("{0} worth nothing in 16 bits in FP32{1}", lo,
-                            suffix)
-                  .str());
+    FailureOr<Trial> t = trial(
+        topK(candidates, lo), demoted,
+        llvm::formatv("{0} worth nothing in 16 bits in FP32{1}", lo, suffix)
+            .str());
     if (failed(t))
       return failure();
     if (t->meets)

@@ -81,6 +81,11 @@ TrialBuilder::convert(ArrayRef<OpAnnotation> annotations, StringRef what) {
   PassManager pm(ctx);
   if (failed(parsePipeline(options.pipeline, pm, "--pipeline", errs)))
     return failure();
+  // The conversion's remarks (a summary per function) would repeat on
+  // every trial: the tuner's own summary says what matters.
+  ScopedDiagnosticHandler noRemarks(ctx, [](Diagnostic &diagnostic) {
+    return success(diagnostic.getSeverity() == DiagnosticSeverity::Remark);
+  });
   if (failed(pm.run(*module))) {
     errs << "amp-tune: error: the conversion pipeline '" << options.pipeline
          << "' failed on " << what << " (see the diagnostics above)\n";

@@ -90,13 +90,30 @@ llvm::json::Value mlir::amp::tune::toJson(const TuneResult &result,
   llvm::json::Object sharesByPrecision{{lowName, macShare(lowMacs)},
                                        {"f32", macShare(fp32Macs)}};
   llvm::json::Array fp8Ops;
-  if (result.fp8Type) {
-    std::string fp8Name;
-    llvm::raw_string_ostream(fp8Name) << result.fp8Type;
-    macsByPrecision[fp8Name] = fp8Macs;
-    sharesByPrecision[fp8Name] = macShare(fp8Macs);
+  if (!result.subName.empty()) {
+    // The level below 16 bits: an FP8 type, or a weight-only format.
+    const std::string &fp8Name = result.subName;
+    int64_t lowest = fp8Macs;
+    for (auto [index, format] : llvm::enumerate(result.upperFormats)) {
+      int64_t n = result.chosen ? result.chosen->upperMacs[index] : 0;
+      macsByPrecision[format] = n;
+      sharesByPrecision[format] = macShare(n);
+      lowest -= n;
+    }
+    macsByPrecision[fp8Name] = lowest;
+    sharesByPrecision[fp8Name] = macShare(lowest);
     llvm::DenseSet<unsigned> moved(result.demotedTags.begin(),
                                    result.demotedTags.end());
+    // Where a contraction ended: the level below 16 bits, an upper
+    // weight-only format, or 16 bits.
+    auto getFormat = [&](unsigned tag) -> llvm::json::Value {
+      if (auto it = result.upperFormatOf.find(tag);
+          it != result.upperFormatOf.end())
+        return result.upperFormats[it->second];
+      if (moved.contains(tag))
+        return lowName;
+      return result.subName;
+    };
     for (const Candidate &c : result.fp8Candidates)
       fp8Ops.push_back(
           llvm::json::Object{{"op", c.name},
@@ -104,7 +121,8 @@ llvm::json::Value mlir::amp::tune::toJson(const TuneResult &result,
                              {"index", static_cast<int64_t>(c.tag)},
                              {"error", jsonNumber(c.error)},
                              {"sensitivity", jsonNumber(c.sensitivity)},
-                             {"moved_to_16bit", moved.contains(c.tag)}});
+                             {"moved_to_16bit", moved.contains(c.tag)},
+                             {"format", getFormat(c.tag)}});
   }
   const runner::KernelCacheStatistics &compilation = result.compilation;
   return llvm::json::Object{
@@ -128,11 +146,18 @@ llvm::json::Value mlir::amp::tune::toJson(const TuneResult &result,
        llvm::json::Object{
            {"model", getCostModelName()},
            {"fp32", 1e6 * result.fp32Cost},
-           {"tuned", result.chosen ? llvm::json::Value(1e6 * result.chosen->cost)
-                                   : llvm::json::Value(nullptr)},
+           {"tuned", result.chosen
+                         ? llvm::json::Value(1e6 * result.chosen->cost)
+                         : llvm::json::Value(nullptr)},
            {"nothing_kept", 1e6 * result.lowestCost}}},
       {"moved_to_16bit", static_cast<int64_t>(result.demotedTags.size())},
-      {"fp8_ops", std::move(fp8Ops)},
+      {result.fp8Type || result.subName.empty() ? "fp8_ops" : "weight_only_ops",
+       std::move(fp8Ops)},
+      {"bytes_per_call", result.chosen ? llvm::json::Value(result.chosen->bytes)
+                                       : llvm::json::Value(nullptr)},
+      {"weight_bytes", result.chosen
+                           ? llvm::json::Value(result.chosen->weightBytes)
+                           : llvm::json::Value(nullptr)},
       {"seconds", result.seconds},
       {"trials", std::move(trials)},
       {"ops", std::move(candidates)}};

@@ -31,122 +31,6 @@ using namespace mlir::amp;
 using namespace mlir::amp::runner;
 using namespace mlir::amp::tune;
 
-static constexpr llvm::StringLiteral kTagPrefix = "amp-tune#";
-
-//===----------------------------------------------------------------------===//
-// Tags
-//===----------------------------------------------------------------------===//
-
-void mlir::amp::tune::forEachBodyOp(ModuleOp module,
-                                    llvm::function_ref<void(Operation *)> fn) {
-  for (auto function : module.getOps<func::FuncOp>())
-    function.getBody().walk<WalkOrder::PreOrder>(fn);
-}
-
-std::vector<Operation *> mlir::amp::tune::listOps(ModuleOp module) {
-  std::vector<Operation *> ops;
-  forEachBodyOp(module, [&](Operation *op) { ops.push_back(op); });
-  return ops;
-}
-
-std::vector<Operation *> mlir::amp::tune::tagOps(ModuleOp module) {
-  std::vector<Operation *> ops = listOps(module);
-  MLIRContext *ctx = module.getContext();
-  // The tag is the metadata of a fused location around the op's own: the
-  // printed location (describeLocation, diagnostics) stays the op's, so
-  // that calibrated ranges (ranges=) still find their values.
-  for (auto [index, op] : llvm::enumerate(ops))
-    op->setLoc(FusedLoc::get(
-        ctx, {op->getLoc()},
-        StringAttr::get(ctx, (kTagPrefix + llvm::Twine(index)).str())));
-  return ops;
-}
-
-static std::optional<unsigned> findTag(Location loc) {
-  if (auto name = dyn_cast<NameLoc>(loc))
-    return findTag(name.getChildLoc());
-  if (auto fused = dyn_cast<FusedLoc>(loc)) {
-    if (auto metadata = dyn_cast_or_null<StringAttr>(fused.getMetadata())) {
-      StringRef text = metadata.getValue();
-      unsigned tag;
-      if (text.consume_front(kTagPrefix) && !text.getAsInteger(10, tag))
-        return tag;
-    }
-    for (Location inner : fused.getLocations())
-      if (std::optional<unsigned> tag = findTag(inner))
-        return tag;
-  }
-  return std::nullopt;
-}
-
-std::optional<unsigned> mlir::amp::tune::getTag(Operation *op) {
-  return findTag(op->getLoc());
-}
-
-bool mlir::amp::tune::isFloatValueType(Type type) {
-  return isa<FloatType>(getElementTypeOrSelf(type)) &&
-         (isa<FloatType>(type) || isa<RankedTensorType>(type));
-}
-
-static bool is16Bit(Type type) {
-  Type element = getElementTypeOrSelf(type);
-  return element.isF16() || element.isBF16();
-}
-
-std::vector<unsigned>
-mlir::amp::tune::findLowOps(ModuleOp converted,
-                            ArrayRef<Operation *> pristineOps) {
-  llvm::DenseSet<unsigned> seen;
-  std::vector<unsigned> tags;
-  forEachBodyOp(converted, [&](Operation *op) {
-    std::optional<unsigned> tag = getTag(op);
-    if (!tag || *tag >= pristineOps.size() || op->getNumOperands() == 0 ||
-        op->getName() != pristineOps[*tag]->getName())
-      return;
-    if (!llvm::any_of(op->getOperandTypes(), is16Bit) &&
-        !llvm::any_of(op->getResultTypes(), is16Bit))
-      return;
-    if (seen.insert(*tag).second)
-      tags.push_back(*tag);
-  });
-  llvm::sort(tags);
-  return tags;
-}
-
-bool mlir::amp::tune::isFP8(Type type) {
-  return isFP8Type(getElementTypeOrSelf(type));
-}
-
-std::vector<unsigned>
-mlir::amp::tune::findFP8Ops(ModuleOp converted,
-                            ArrayRef<Operation *> pristineOps) {
-  llvm::DenseSet<unsigned> seen;
-  std::vector<unsigned> tags;
-  forEachBodyOp(converted, [&](Operation *op) {
-    std::optional<unsigned> tag = getTag(op);
-    if (!tag || *tag >= pristineOps.size() ||
-        !llvm::any_of(op->getOperandTypes(), isFP8) ||
-        llvm::any_of(op->getResultTypes(), isFP8))
-      return;
-    if (seen.insert(*tag).second)
-      tags.push_back(*tag);
-  });
-  llvm::sort(tags);
-  return tags;
-}
-
-std::optional<int64_t> mlir::amp::tune::estimateMacs(Operation *op) {
-  if (MixedPrecisionOpInterface iface = getMixedPrecisionInterface(op))
-    return iface.estimateMacs();
-  return std::nullopt;
-}
-
-double mlir::amp::tune::secondsSince(
-    std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-      .count();
-}
-
 //===----------------------------------------------------------------------===//
 // Tuner
 //===----------------------------------------------------------------------===//
@@ -197,11 +81,26 @@ std::vector<OpAnnotation> Tuner::annotate(const TagSet &red,
   for (unsigned tag : red)
     annotations.push_back({tag, colorName, redAttr});
   if (!demoted.empty()) {
-    auto lowAttr = PrecisionAttr::get(ctx, Float32Type::get(ctx), lowType,
-                                      lowType);
-    for (unsigned tag : demoted)
-      if (!red.contains(tag))
-        annotations.push_back({tag, precisionName, lowAttr});
+    // Moved to 16 bits: the 16-bit compute type, or weights kept in it.
+    Attribute lowAttr = config.weightFormat.empty()
+                            ? Attribute(PrecisionAttr::get(
+                                  ctx, Float32Type::get(ctx), lowType, lowType))
+                            : Attribute(WeightsAttr::get(ctx, "none"));
+    auto name =
+        config.weightFormat.empty()
+            ? precisionName
+            : StringAttr::get(ctx, AmpDialect::WeightsAttrHelper::getNameStr());
+    for (unsigned tag : demoted) {
+      if (red.contains(tag))
+        continue;
+      auto upper = upperFormatOf.find(tag);
+      annotations.push_back(
+          {tag, name,
+           upper == upperFormatOf.end()
+               ? lowAttr
+               : WeightsAttr::get(ctx,
+                                  config.upperFormats[upper->second].first)});
+    }
   }
   llvm::sort(annotations, [](const OpAnnotation &a, const OpAnnotation &b) {
     return a.tag < b.tag;
@@ -209,9 +108,15 @@ std::vector<OpAnnotation> Tuner::annotate(const TagSet &red,
   return annotations;
 }
 
+std::vector<unsigned> Tuner::findSubOps(ModuleOp converted) {
+  return config.weightFormat.empty()
+             ? findFP8Ops(converted, pristineOps)
+             : findWeightOnlyOps(converted, pristineOps);
+}
+
 void Tuner::count(ModuleOp converted, Trial &trial) {
   TagSet fp8;
-  for (unsigned tag : findFP8Ops(converted, pristineOps)) {
+  for (unsigned tag : findSubOps(converted)) {
     fp8.insert(tag);
     trial.fp8Macs += macs.lookup(tag);
   }
@@ -226,10 +131,28 @@ void Tuner::count(ModuleOp converted, Trial &trial) {
     trial.lowMacs += macs.lookup(tag);
   }
   trial.cost = 0;
-  for (auto [tag, w] : opWork)
-    trial.cost += estimateSeconds(w, fp8.contains(tag)  ? CostLevel::FP8
-                                     : low.contains(tag) ? CostLevel::Bits16
-                                                         : CostLevel::FP32);
+  CostLevel sub =
+      config.weightFormat.empty() ? CostLevel::FP8 : CostLevel::WeightOnly;
+  trial.bytes = trial.weightBytes = 0;
+  trial.upper.assign(config.upperFormats.size(), 0);
+  trial.upperMacs.assign(config.upperFormats.size(), 0);
+  for (auto [tag, w] : opWork) {
+    CostLevel level = fp8.contains(tag)   ? sub
+                      : low.contains(tag) ? CostLevel::Bits16
+                                          : CostLevel::FP32;
+    unsigned bits = config.weightBits;
+    if (auto upper = upperFormatOf.find(tag);
+        fp8.contains(tag) && upper != upperFormatOf.end()) {
+      bits = config.upperFormats[upper->second].second;
+      ++trial.upper[upper->second];
+      trial.upperMacs[upper->second] += macs.lookup(tag);
+    }
+    trial.cost += estimateSeconds(w, level, bits);
+    trial.bytes += estimateBytes(w, level, bits);
+    OpWork weights;
+    weights.elements = weights.weightElements = w.weightElements;
+    trial.weightBytes += estimateBytes(weights, level, bits);
+  }
 }
 
 Trial Tuner::evaluate(ArrayRef<std::vector<HostTensor>> outputs) {
@@ -318,8 +241,8 @@ void Tuner::report(const Trial &trial) {
   if (!config.progress || quietTrials)
     return;
   std::string counts =
-      fp8Search ? llvm::formatv("{0,3} in FP8, {1,4} in 16 bits", trial.fp8,
-                                trial.low)
+      fp8Search ? llvm::formatv("{0,3} in {1}, {2,4} in 16 bits", trial.fp8,
+                                subWord(), trial.low)
                       .str()
                 : llvm::formatv("{0,4} ops in 16 bits", trial.low).str();
   log << llvm::formatv("amp-tune: trial {0,2}: {1,-36} {2}, rel_l2 {3,-9} {4} "
@@ -367,15 +290,17 @@ LogicalResult Tuner::searchFP32(OwningOpRef<ModuleOp> converted,
   if (config.progress)
     log << "amp-tune: " << result.candidates.size()
         << " ops run in 16 bits when nothing is kept in FP32"
-        << (demoted.empty() ? "" : " (and no contraction in FP8)") << "\n";
+        << (demoted.empty() ? "" : " (and no contraction in " + subWord() + ")")
+        << "\n";
 
   // Sensitivity, with the reference's outputs; the FP32 model must meet
   // the tolerance itself.
   if (failed(measureSensitivity(
           std::move(converted), convertSeconds, result.candidates,
           /*fp8=*/false, {}, demoted,
-          demoted.empty() ? "every candidate in 16 bits"
-                          : "no FP8; every candidate in 16 bits")))
+          demoted.empty()
+              ? "every candidate in 16 bits"
+              : "no " + subWord() + "; every candidate in 16 bits")))
     return failure();
   {
     Trial self = evaluate(reference);
@@ -405,7 +330,7 @@ LogicalResult Tuner::searchFP32(OwningOpRef<ModuleOp> converted,
     }
     return finish(0);
   }
-  std::string suffix = demoted.empty() ? "" : ", no FP8";
+  std::string suffix = demoted.empty() ? "" : ", no " + subWord();
   FailureOr<unsigned> bisected =
       bisectByValue(result.candidates, demoted, suffix);
   if (failed(bisected))
@@ -465,11 +390,12 @@ LogicalResult Tuner::searchFP8(const TagSet &red, bool measured,
         builder.convert(annotate(red), "the model with FP32 ops kept");
     if (failed(converted))
       return failure();
-    ranked = makeCandidates(findFP8Ops(**converted, pristineOps), pristineOps);
+    ranked = makeCandidates(findSubOps(**converted), pristineOps);
     if (failed(measureSensitivity(
             std::move(*converted), secondsSince(start), ranked, /*fp8=*/true,
             red, {},
-            llvm::formatv("{0} in FP32, every contraction in FP8", red.size())
+            llvm::formatv("{0} in FP32, every contraction in {1}", red.size(),
+                          subWord())
                 .str())))
       return failure();
     allMeet = trials.back().meets;
@@ -493,8 +419,8 @@ LogicalResult Tuner::searchFP8(const TagSet &red, bool measured,
   FailureOr<Bisection> bisection =
       bisectRanking(0, n, [&](unsigned k) -> FailureOr<bool> {
         return meets(red, topK(ranked, k),
-                     llvm::formatv("{0} in FP32, {1} of {2} FP8 in 16 bits",
-                                   red.size(), k, n)
+                     llvm::formatv("{0} in FP32, {1} of {2} {3} in 16 bits",
+                                   red.size(), k, n, subWord())
                          .str());
       });
   if (failed(bisection))
@@ -570,6 +496,14 @@ FailureOr<ObservedRanges> Tuner::calibrate() {
   return recorder.ranges();
 }
 
+/// The contractions `t` ran at an upper weight-only format.
+static unsigned countUpper(const Trial &t) {
+  unsigned n = 0;
+  for (unsigned u : t.upper)
+    n += u;
+  return n;
+}
+
 FailureOr<TuneResult> Tuner::run() {
   auto start = std::chrono::steady_clock::now();
   TuneResult result;
@@ -584,8 +518,16 @@ FailureOr<TuneResult> Tuner::run() {
   auto finish = [&]() -> FailureOr<TuneResult> {
     TagSet red(result.keptTags.begin(), result.keptTags.end());
     TagSet demoted(result.demotedTags.begin(), result.demotedTags.end());
+    result.upperFormatOf = upperFormatOf;
+    result.upperFormats.clear();
+    for (const auto &format : config.upperFormats)
+      result.upperFormats.push_back(format.first);
+    unsigned upper = 0;
+    for (auto [tag, format] : upperFormatOf)
+      upper += !red.contains(tag);
     for (const Trial &t : trials)
-      if (t.meets && t.kept == red.size() && t.demoted == demoted.size()) {
+      if (t.meets && t.kept == red.size() && t.demoted == demoted.size() &&
+          countUpper(t) == upper) {
         result.low = t.low;
         result.chosen = t;
       }
@@ -605,7 +547,7 @@ FailureOr<TuneResult> Tuner::run() {
   double convertSeconds = secondsSince(convertStart);
   if (failed(converted))
     return failure();
-  std::vector<unsigned> fp8Tags = findFP8Ops(**converted, pristineOps);
+  std::vector<unsigned> fp8Tags = findSubOps(**converted);
   // The 16-bit type: bf16 if the conversion has any, else f16.
   lowType = Float16Type::get(prepared.getContext());
   forEachBodyOp(**converted, [&](Operation *op) {
@@ -628,15 +570,22 @@ FailureOr<TuneResult> Tuner::run() {
       if (!result.fp8Type && isFP8(type))
         result.fp8Type = getElementTypeOrSelf(type);
   });
+  if (!config.weightFormat.empty()) {
+    result.fp8Type = Type();
+    result.subName = config.weightFormat;
+  } else {
+    llvm::raw_string_ostream(result.subName) << result.fp8Type;
+  }
   if (config.progress)
-    log << "amp-tune: " << fp8Tags.size()
-        << " contractions run in FP8 when nothing is kept in 16 bits or FP32; "
-           "the others in "
-        << lowType << "\n";
+    log << "amp-tune: " << fp8Tags.size() << " contractions run "
+        << (config.weightFormat.empty() ? "in FP8"
+                                        : "with " + result.subName + " weights")
+        << " when nothing is kept in 16 bits or FP32; the others in " << lowType
+        << "\n";
   result.fp8Candidates = makeCandidates(fp8Tags, pristineOps);
   if (failed(measureSensitivity(std::move(*converted), convertSeconds,
                                 result.fp8Candidates, /*fp8=*/true, {}, {},
-                                "every contraction in FP8")))
+                                "every contraction in " + subWord())))
     return failure();
   if (trials.back().meets)
     return finish();
@@ -644,7 +593,8 @@ FailureOr<TuneResult> Tuner::run() {
   // (b) FP32 against 16 bits, with no FP8.
   TagSet allFP8(fp8Tags.begin(), fp8Tags.end());
   convertStart = std::chrono::steady_clock::now();
-  converted = builder.convert(annotate({}, allFP8), "the model without FP8");
+  converted =
+      builder.convert(annotate({}, allFP8), "the model without " + subWord());
   if (failed(converted) ||
       failed(searchFP32(std::move(*converted), secondsSince(convertStart),
                         allFP8, result)))
@@ -654,6 +604,9 @@ FailureOr<TuneResult> Tuner::run() {
   // (a) stand if (b) kept nothing).
   TagSet red(result.keptTags.begin(), result.keptTags.end());
   if (failed(searchFP8(red, /*measured=*/red.empty(), result)))
+    return failure();
+  // (d) The upper weight-only formats for what (c) moved.
+  if (failed(searchUpperFormats(red, result)))
     return failure();
   return finish();
 }

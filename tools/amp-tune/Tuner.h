@@ -63,6 +63,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -81,6 +82,15 @@ struct TunerConfig {
   /// Trials that measure the output error of an op alone in 16 bits (the
   /// ops that save most first).
   unsigned impactTrials = 64;
+  /// The level below 16 bits, if not FP8 (from the pipeline): contractions
+  /// with weights in this weight-only format (docs/weight-only.md), e.g.
+  /// "int4-g128", and its bits per weight.
+  std::string weightFormat;
+  unsigned weightBits = 0;
+  /// The weight-only formats above it, lowest first, with their bits: a
+  /// contraction that FMT costs too much moves to the lowest of them that
+  /// meets, 16 bits only if none does (stage d in Tuner.h).
+  SmallVector<std::pair<std::string, unsigned>> upperFormats;
   bool progress = true;
 };
 
@@ -109,8 +119,14 @@ struct Trial {
   unsigned fp8 = 0;     // contractions the conversion ran in FP8
   /// Multiply-adds (estimated statically) of the ops in FP8 and in 16 bits.
   int64_t fp8Macs = 0, lowMacs = 0;
-  /// Modeled seconds of the model's ops at the precisions they ran at.
-  double cost = 0;
+  /// Weight-only with upper formats: the contractions at each upper format
+  /// (counted in `fp8`, `fp8Macs` too), by format index.
+  SmallVector<unsigned, 2> upper;
+  SmallVector<int64_t, 2> upperMacs;
+  /// Modeled seconds of the model's ops at the precisions they ran at,
+  /// the bytes they read and write, and the bytes of their constant
+  /// operands (weights) among them (CostModel.h).
+  double cost = 0, bytes = 0, weightBytes = 0;
   bool meets = false;
   /// The largest rel_l2 over the outputs, and the broken bounds.
   double relL2 = 0;
@@ -125,7 +141,11 @@ struct Trial {
     fp8 = counts.fp8;
     fp8Macs = counts.fp8Macs;
     lowMacs = counts.lowMacs;
+    upper = counts.upper;
+    upperMacs = counts.upperMacs;
     cost = counts.cost;
+    bytes = counts.bytes;
+    weightBytes = counts.weightBytes;
   }
 };
 
@@ -140,8 +160,17 @@ struct TuneResult {
   /// that ran in FP8 with the ops above kept (by the error they add per
   /// multiply-add, the moved ones first), and those moved to 16 bits.
   Type fp8Type, lowType;
+  /// The level below 16 bits as reports name it: the FP8 type, or the
+  /// weight-only format; empty if the search had two levels.
+  std::string subName;
   std::vector<Candidate> fp8Candidates;
   SmallVector<unsigned> demotedTags;
+  /// Of `demotedTags`, those at an upper weight-only format (stage d), by
+  /// tag: the format's index in TunerConfig::upperFormats.
+  std::map<unsigned, unsigned> upperFormatOf;
+  /// The upper weight-only formats (TunerConfig::upperFormats), lowest
+  /// first.
+  SmallVector<std::string> upperFormats;
   /// Multiply-adds of the model's ops that have an estimate.
   int64_t totalMacs = 0;
   /// Modeled seconds with every op in FP32, and with nothing kept (the
@@ -173,6 +202,10 @@ std::vector<unsigned> findLowOps(ModuleOp converted,
 /// no FP8 result: the contractions, not the narrowings before them).
 std::vector<unsigned> findFP8Ops(ModuleOp converted,
                                  ArrayRef<Operation *> pristineOps);
+/// The tags of the ops of `converted` that read a weight-only weight (an
+/// operand made by a linalg.generic from a constant of 8 bits or fewer).
+std::vector<unsigned> findWeightOnlyOps(ModuleOp converted,
+                                        ArrayRef<Operation *> pristineOps);
 /// The multiply-adds an op performs, if its model estimates them.
 std::optional<int64_t> estimateMacs(Operation *op);
 /// Calls `fn` on every op inside a function of `module`, in pre-order.
@@ -200,6 +233,14 @@ public:
   /// Runs the whole search. Fails after an error message.
   FailureOr<TuneResult> run();
 
+  /// The annotations that give `result`'s conversion: its kept ops red,
+  /// its moved contractions in 16 bits.
+  std::vector<OpAnnotation> getAnnotations(const TuneResult &result) {
+    TagSet red(result.keptTags.begin(), result.keptTags.end());
+    TagSet demoted(result.demotedTags.begin(), result.demotedTags.end());
+    return annotate(red, demoted);
+  }
+
   /// What the trials' compilations did (kernels compiled and reused).
   const runner::KernelCacheStatistics &getStatistics() const {
     return builder.getStatistics();
@@ -220,6 +261,14 @@ private:
                         std::string what);
   /// Compares `outputs` (by sample) with the reference.
   Trial evaluate(ArrayRef<std::vector<runner::HostTensor>> outputs);
+  /// The contractions of `converted` at the level below 16 bits (FP8, or
+  /// weight-only).
+  std::vector<unsigned> findSubOps(ModuleOp converted);
+  /// The level below 16 bits in trial names: "FP8", or the weight-only
+  /// format.
+  std::string subWord() const {
+    return config.weightFormat.empty() ? "FP8" : config.weightFormat;
+  }
   /// Counts what `converted` runs in FP8 and in 16 bits into `trial`.
   void count(ModuleOp converted, Trial &trial);
   /// Fails, with an error for each, if an output's reference cannot show
@@ -232,9 +281,9 @@ private:
   /// as the reference. Records the run as a trial named `what`.
   LogicalResult measureSensitivity(OwningOpRef<ModuleOp> converted,
                                    double convertSeconds,
-                                   std::vector<Candidate> &candidates,
-                                   bool fp8, const TagSet &red,
-                                   const TagSet &demoted, std::string what);
+                                   std::vector<Candidate> &candidates, bool fp8,
+                                   const TagSet &red, const TagSet &demoted,
+                                   std::string what);
   /// Stage (b) or the whole 16-bit search: the ops to keep in FP32 with
   /// `demoted` in 16 bits, from `converted` (that conversion). Sets the
   /// result's candidates and kept ops.
@@ -243,8 +292,11 @@ private:
                            TuneResult &result);
   /// Stage (c): the FP8 contractions to move to 16 bits, with `red` in
   /// FP32; `ranked` holds their sensitivities if `measured`.
-  LogicalResult searchFP8(const TagSet &red, bool measured,
-                          TuneResult &result);
+  LogicalResult searchFP8(const TagSet &red, bool measured, TuneResult &result);
+  /// Stage (d), weight-only with upper formats: of the contractions (c)
+  /// moved to 16 bits, the most that can take each upper format instead,
+  /// lowest first (UpperFormats.cpp).
+  LogicalResult searchUpperFormats(const TagSet &red, TuneResult &result);
   /// Measures the impact of the candidates that save most in 16 bits
   /// (CostSearch.cpp), with `demoted` in 16 bits.
   LogicalResult measureImpacts(std::vector<Candidate> &candidates,
@@ -277,6 +329,10 @@ private:
   bool fp8Search = false, initialized = false;
   /// Whether trials are recorded without a progress line each.
   bool quietTrials = false;
+  /// The moved contractions at an upper weight-only format in the trials
+  /// being run (stage d): tag -> index in TunerConfig::upperFormats. The
+  /// others moved are in 16 bits.
+  std::map<unsigned, unsigned> upperFormatOf;
 };
 
 /// What running `c` in 16 bits is worth per unit of the error budget it

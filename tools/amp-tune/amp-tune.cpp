@@ -26,6 +26,7 @@
 #include "amp/InitAmp.h"
 #include "amp/Runner/CpuLowering.h"
 #include "amp/Runner/Passes.h"
+#include "amp/Utils/WeightQuantization.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -76,7 +77,9 @@ struct Options {
                      "first: f16 or bf16 (the default pipeline: f16), or an "
                      "FP8 type and a 16-bit one, e.g. 'f8E4M3FN,f16': "
                      "contractions in FP8, or in 16 bits where FP8 costs "
-                     "too much accuracy (builds --pipeline)"),
+                     "too much accuracy, or a weight-only format and the "
+                     "16-bit type of the activations, e.g. 'int4-g128,bf16' "
+                     "(builds --pipeline)"),
       llvm::cl::value_desc("type,..."), llvm::cl::cat(tuningCategory)};
   llvm::cl::opt<std::string> ranges{
       "ranges",
@@ -98,10 +101,11 @@ struct Options {
       llvm::cl::init(8), llvm::cl::cat(tuningCategory)};
   llvm::cl::opt<unsigned> impactTrials{
       "impact-trials",
-      llvm::cl::desc("Trials that measure the outputs' error with one op "
-                     "alone in 16 bits, for the ops that save most by the "
-                     "cost model (the others are ranked by the error they "
-                     "add to their own result)"),
+      llvm::cl::desc(
+          "Trials that measure the outputs' error with one op "
+          "alone in 16 bits, for the contractions that save most by the "
+          "cost model (the others are ranked by the error they "
+          "add to their own result)"),
       llvm::cl::init(64), llvm::cl::cat(tuningCategory)};
   llvm::cl::opt<unsigned> optLevel{
       "O",
@@ -142,8 +146,10 @@ struct Options {
 
 /// What --precisions asks for.
 struct Precisions {
-  std::string fp8;        // f8E4M3FN, f8E5M2, or empty
+  std::string fp8;         // f8E4M3FN, f8E5M2, or empty
   std::string low = "f16"; // f16 or bf16
+  /// Weight-only formats (docs/weight-only.md), lowest first, or none.
+  SmallVector<WeightQuantSpec> weights;
 };
 
 /// Parses --precisions; fails after an error message.
@@ -173,11 +179,32 @@ FailureOr<Precisions> parsePrecisions(StringRef text, llvm::raw_ostream &errs) {
       sawLow = true;
     } else if (item == "f32") {
       return fail("f32 is always a choice; list the lower precisions only");
+    } else if (std::string why; std::optional<WeightQuantSpec> spec =
+                                    parseWeightQuantSpec(item, why)) {
+      for (const WeightQuantSpec &earlier : result.weights) {
+        if (earlier == *spec)
+          return fail("'" + item + "' is listed twice");
+        if (earlier.getBits() > spec->getBits())
+          return fail("list the weight-only formats lowest first ('" + item +
+                      "' before '" + earlier.str() + "')");
+      }
+      result.weights.push_back(*spec);
     } else {
       return fail("unknown precision '" + item +
-                  "' (expected f8E4M3FN, f8E5M2, f16 or bf16)");
+                  "' (expected f8E4M3FN, f8E5M2, f16, bf16 or a weight-only "
+                  "format: int8, int4-g32, int4-g64, int4-g128, "
+                  "int4-gN-asym, e4m3)");
     }
   }
+  if (!result.weights.empty() && !result.fp8.empty())
+    return fail("FP8 compute ('" + result.fp8 + "') and weight-only ('" +
+                result.weights.front().str() +
+                "') are two searches: one at a time");
+  if (!result.weights.empty() && !sawLow)
+    return fail("'" + result.weights.front().str() +
+                "' needs the 16-bit type of the activations beside it (e.g. "
+                "--precisions=" +
+                result.weights.front().str() + ",bf16)");
   if (!sawLow)
     return fail("'" + result.fp8 +
                 "' needs a 16-bit type beside it, for the ops that have no "
@@ -195,6 +222,8 @@ std::string buildPipeline(const Precisions &precisions, StringRef ranges) {
   } else if (precisions.low != "f16") {
     options.push_back("target-type=" + precisions.low);
   }
+  if (!precisions.weights.empty())
+    options.push_back("weight-only=" + precisions.weights.front().str());
   if (!ranges.empty())
     options.push_back(("ranges=" + ranges).str());
   if (options.empty())
@@ -219,7 +248,8 @@ std::string getRangesOut(const Options &options) {
 /// the cost model prices at nothing, in one line.
 static void printKept(llvm::raw_ostream &log, const TuneResult &result) {
   unsigned quiet = 0;
-  for (const Candidate &c : ArrayRef(result.candidates).take_front(result.kept)) {
+  for (const Candidate &c :
+       ArrayRef(result.candidates).take_front(result.kept)) {
     bool finite = std::isfinite(c.sensitivity);
     if (c.saving <= 0 && finite) {
       ++quiet;
@@ -241,6 +271,84 @@ static void printKept(llvm::raw_ostream &log, const TuneResult &result) {
                          quiet);
 }
 
+/// The summary of a search: what was kept, moved, and the shares.
+static void printSummary(llvm::raw_ostream &log, const TuneResult &result) {
+  size_t n = result.candidates.size();
+  double share = n ? static_cast<double>(result.low) / n : 0.0;
+  const Trial *chosen = result.chosen ? &*result.chosen : nullptr;
+  std::string relL2 =
+      chosen ? ", rel_l2 " + formatMetric(chosen->relL2) : std::string();
+  // "in FP8", "with int4-g128 weights".
+  std::string sub = result.fp8Type ? std::string("in FP8")
+                                   : "with " + result.subName + " weights";
+  // The upper weight-only formats: ", 3 with int8 weights" and their
+  // multiply-adds (counted in fp8 and fp8Macs too).
+  std::string upper;
+  unsigned upperCount = 0;
+  int64_t upperMacs = 0;
+  if (chosen)
+    for (auto [index, format] : llvm::enumerate(result.upperFormats)) {
+      upper +=
+          llvm::formatv(", {0} with {1} weights", chosen->upper[index], format);
+      upperCount += chosen->upper[index];
+      upperMacs += chosen->upperMacs[index];
+    }
+  if (!result.subName.empty())
+    log << llvm::formatv("amp-tune: {0} ops kept in FP32, {1} of {2} "
+                         "contractions {3}{4}{5}; {6} trials in {7:f1} s\n",
+                         result.kept, chosen ? chosen->fp8 - upperCount : 0,
+                         result.fp8Candidates.size(), sub, upper, relL2,
+                         result.trials.size(), result.seconds);
+  else
+    log << llvm::formatv(
+        "amp-tune: {0} ops kept in FP32; {1} of the {2} ops that can run "
+        "in 16 bits do ({3:f1}%){4}; {5} trials in {6:f1} s\n",
+        result.kept, result.low, n, 100.0 * share, relL2, result.trials.size(),
+        result.seconds);
+  printKept(log, result);
+  if (!result.subName.empty()) {
+    llvm::DenseSet<unsigned> moved(result.demotedTags.begin(),
+                                   result.demotedTags.end());
+    for (const Candidate &c : result.fp8Candidates)
+      if (moved.contains(c.tag)) {
+        std::string to;
+        if (auto it = result.upperFormatOf.find(c.tag);
+            it != result.upperFormatOf.end())
+          to = result.upperFormats[it->second];
+        else
+          llvm::raw_string_ostream(to) << result.lowType;
+        log << llvm::formatv("  {0}: {1} at {2} (adds rel_l2 {3} {4})\n", to,
+                             c.name, c.location, formatMetric(c.sensitivity),
+                             sub);
+      }
+  }
+  if (chosen && result.totalMacs > 0) {
+    auto pct = [&](int64_t n) {
+      return 100.0 * static_cast<double>(n) /
+             static_cast<double>(result.totalMacs);
+    };
+    int64_t fp32Macs = std::max<int64_t>(0, result.totalMacs - chosen->fp8Macs -
+                                                chosen->lowMacs);
+    std::string lowName = "16 bits";
+    if (result.lowType)
+      llvm::raw_string_ostream(lowName = "") << result.lowType;
+    log << "amp-tune: multiply-adds: ";
+    if (!result.subName.empty())
+      log << llvm::formatv("{0:f1}% {1}, ", pct(chosen->fp8Macs - upperMacs),
+                           result.fp8Type ? "in " + result.subName : sub);
+    for (auto [index, format] : llvm::enumerate(result.upperFormats))
+      log << llvm::formatv("{0:f1}% with {1} weights, ",
+                           pct(chosen->upperMacs[index]), format);
+    log << llvm::formatv("{0:f1}% in {1}, {2:f1}% in FP32 (of {3})\n",
+                         pct(chosen->lowMacs), lowName, pct(fp32Macs),
+                         result.totalMacs);
+  }
+  if (!result.subName.empty() && chosen && chosen->weightBytes > 0)
+    log << llvm::formatv("amp-tune: modeled bytes per call: {0:f1} MB, of "
+                         "which weights {1:f1} MB\n",
+                         chosen->bytes / 1e6, chosen->weightBytes / 1e6);
+}
+
 /// Where the budget, not the search, keeps most multiply-adds in FP32:
 /// what one op alone in 16 bits costs at the outputs.
 static void printBudgetNote(llvm::raw_ostream &log, const TuneResult &result,
@@ -256,14 +364,14 @@ static void printBudgetNote(llvm::raw_ostream &log, const TuneResult &result,
   if (impacts.empty())
     return;
   llvm::sort(impacts);
-  log << llvm::formatv("amp-tune: less than half the multiply-adds in 16 bits: "
-                       "alone in 16 bits, each of the {0} ops that save most "
-                       "gives rel_l2 {1} to {2} at the outputs (median {3}), "
-                       "against the tolerance {4}\n",
-                       impacts.size(), formatMetric(impacts.front()),
-                       formatMetric(impacts.back()),
-                       formatMetric(impacts[impacts.size() / 2]),
-                       tolerance);
+  log << llvm::formatv(
+      "amp-tune: less than half the multiply-adds in 16 bits: "
+      "alone in 16 bits, each of the {0} contractions that save most "
+      "gives rel_l2 {1} to {2} at the outputs (median {3}), "
+      "against the tolerance {4}\n",
+      impacts.size(), formatMetric(impacts.front()),
+      formatMetric(impacts.back()), formatMetric(impacts[impacts.size() / 2]),
+      tolerance);
 }
 
 int main(int argc, char **argv) {
@@ -329,8 +437,7 @@ int main(int argc, char **argv) {
       return kError;
     }
     if (!options.precisions.empty()) {
-      FailureOr<Precisions> parsed =
-          parsePrecisions(options.precisions, errs);
+      FailureOr<Precisions> parsed = parsePrecisions(options.precisions, errs);
       if (failed(parsed))
         return kError;
       precisions = *parsed;
@@ -341,8 +448,8 @@ int main(int argc, char **argv) {
            << "' (write one with amp-run MODEL --calibrate=FILE)\n";
       return kError;
     }
-    if (fp8Requested && options.ranges.empty() &&
-        options.outputFile == "-" && options.rangesOut.empty()) {
+    if (fp8Requested && options.ranges.empty() && options.outputFile == "-" &&
+        options.rangesOut.empty()) {
       errs << "amp-tune: error: without --ranges, an FP8 search records the "
               "ranges of the samples and writes them beside the tuned "
               "model: give -o FILE or --ranges-out=FILE (or --ranges from "
@@ -414,6 +521,13 @@ int main(int argc, char **argv) {
   config.tolerance = *bounds;
   config.refineTrials = options.refineTrials;
   config.impactTrials = options.impactTrials;
+  if (!precisions.weights.empty()) {
+    config.weightFormat = precisions.weights.front().str();
+    config.weightBits = precisions.weights.front().getBits();
+    for (const WeightQuantSpec &spec :
+         ArrayRef(precisions.weights).drop_front())
+      config.upperFormats.push_back({spec.str(), spec.getBits()});
+  }
   config.progress = !options.quiet;
   if (config.progress)
     log << "amp-tune: " << options.model.inputFile << " @"
@@ -437,10 +551,10 @@ int main(int argc, char **argv) {
       return kError;
     }
     rangesFile->os() << llvm::formatv(
-                            "{0:2}", observed->toJson(
-                                         options.model.inputFile,
-                                         static_cast<int64_t>(
-                                             prepared->samples.size())))
+                            "{0:2}",
+                            observed->toJson(
+                                options.model.inputFile,
+                                static_cast<int64_t>(prepared->samples.size())))
                      << "\n";
     rangesFile->keep();
     config.trials.pipeline = options.pipeline =
@@ -458,17 +572,8 @@ int main(int argc, char **argv) {
     return kError;
 
   // Annotate and write.
-  AmpDialect::ColorAttrHelper helper(&context);
-  auto red = ColorAttr::get(&context, Color::red);
-  for (unsigned tag : result->keptTags)
-    helper.setAttr(pristineOps[tag], red);
-  if (!result->demotedTags.empty()) {
-    AmpDialect::PrecisionAttrHelper precisionHelper(&context);
-    auto low = PrecisionAttr::get(&context, Float32Type::get(&context),
-                                  result->lowType, result->lowType);
-    for (unsigned tag : result->demotedTags)
-      precisionHelper.setAttr(pristineOps[tag], low);
-  }
+  for (const OpAnnotation &annotation : tuner.getAnnotations(*result))
+    pristineOps[annotation.tag]->setAttr(annotation.name, annotation.value);
   auto out = openOutputFile(options.outputFile, &errorMessage);
   if (!out) {
     errs << "amp-tune: error: " << errorMessage << "\n";
@@ -478,52 +583,9 @@ int main(int argc, char **argv) {
   out->os() << "\n";
   out->keep();
 
-  size_t n = result->candidates.size();
-  double share = n ? static_cast<double>(result->low) / n : 0.0;
   const Trial *chosen = result->chosen ? &*result->chosen : nullptr;
   if (config.progress) {
-    std::string relL2 =
-        chosen ? ", rel_l2 " + formatMetric(chosen->relL2) : std::string();
-    if (result->fp8Type)
-      log << llvm::formatv("amp-tune: {0} ops kept in FP32, {1} of {2} "
-                           "contractions in FP8{3}; {4} trials in {5:f1} s\n",
-                           result->kept, chosen ? chosen->fp8 : 0,
-                           result->fp8Candidates.size(), relL2,
-                           result->trials.size(), result->seconds);
-    else
-      log << llvm::formatv(
-          "amp-tune: {0} ops kept in FP32; {1} of the {2} ops that can run "
-          "in 16 bits do ({3:f1}%){4}; {5} trials in {6:f1} s\n",
-          result->kept, result->low, n, 100.0 * share, relL2,
-          result->trials.size(), result->seconds);
-    printKept(log, *result);
-    if (result->fp8Type) {
-      llvm::DenseSet<unsigned> moved(result->demotedTags.begin(),
-                                     result->demotedTags.end());
-      for (const Candidate &c : result->fp8Candidates)
-        if (moved.contains(c.tag))
-          log << llvm::formatv("  {0}: {1} at {2} (adds rel_l2 {3} in FP8)\n",
-                               result->lowType, c.name, c.location,
-                               formatMetric(c.sensitivity));
-    }
-    if (chosen && result->totalMacs > 0) {
-      auto pct = [&](int64_t n) {
-        return 100.0 * static_cast<double>(n) /
-               static_cast<double>(result->totalMacs);
-      };
-      int64_t fp32Macs = std::max<int64_t>(
-          0, result->totalMacs - chosen->fp8Macs - chosen->lowMacs);
-      std::string lowName = "16 bits";
-      if (result->lowType)
-        llvm::raw_string_ostream(lowName = "") << result->lowType;
-      log << "amp-tune: multiply-adds: ";
-      if (result->fp8Type)
-        log << llvm::formatv("{0:f1}% in {1}, ", pct(chosen->fp8Macs),
-                             result->fp8Type);
-      log << llvm::formatv("{0:f1}% in {1}, {2:f1}% in FP32 (of {3})\n",
-                           pct(chosen->lowMacs), lowName, pct(fp32Macs),
-                           result->totalMacs);
-    }
+    printSummary(log, *result);
     printBudgetNote(log, *result, options.tolerance);
     if (chosen && result->fp32Cost > 0)
       log << llvm::formatv(
