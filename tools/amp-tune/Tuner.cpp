@@ -345,9 +345,10 @@ LogicalResult Tuner::searchFP32(OwningOpRef<ModuleOp> converted,
   std::vector<unsigned> order;
   for (const Candidate &c : kept)
     byTag[c.tag] = &c;
-  // (Those that miss alone would miss here too.)
+  // Not those that miss alone (they would miss here too), nor those that
+  // save nothing (the trial would buy nothing).
   for (const Candidate &c : llvm::reverse(kept.drop_back()))
-    if (c.aloneMeets)
+    if (c.aloneMeets && c.saving > 0)
       order.push_back(c.tag);
   TagSet held = topK(result.candidates, hi);
   FailureOr<std::vector<unsigned>> releasedTags = refineGreedy(
