@@ -79,11 +79,20 @@ public:
   void collect(Region &region);
 
 private:
-  void collectOp(Operation *op);
   /// The sizes of the flat arrays before an op's entries are appended.
   struct Marks {
     size_t values, constants, reads;
   };
+  void collectOp(Operation *op);
+  /// An op without the interface: remembered for the lists or the
+  /// unknown-op policy when it touches FP32; its regions are walked.
+  void collectUncolored(Operation *op, const Marks &start);
+  /// An op with the interface, which owns its regions (payloads).
+  void collectColored(Operation *op, MixedPrecisionOpInterface iface,
+                      const Marks &start);
+  /// The FP32 values `op`'s payload captures from above (in order of first
+  /// use), appended to the inputs, and its float constants; whether any.
+  bool collectCaptures(Operation *op);
   Marks mark() const {
     return {inputValues.size(), payloadConstants.size(), readValues.size()};
   }
@@ -170,44 +179,69 @@ void Collector::collectOp(Operation *op) {
     addReader(op, start);
     return;
   }
+  if (auto iface = getMixedPrecisionInterface(op))
+    collectColored(op, iface, start);
+  else
+    collectUncolored(op, start);
+}
 
-  auto iface = getMixedPrecisionInterface(op);
-  SmallVector<unsigned, 4> data;
-  if (!iface) {
-    bool touches = readValues.size() != start.reads ||
-                   llvm::any_of(op->getResults(), isConvertible);
-    addReader(op, start);
-    if (touches && !isStructural(op)) {
-      // An op without a color: remembered, colored later by the lists or the
-      // unknown-op policy. All its float operands count as data.
-      OpInfo info;
-      info.decision.unknown = true;
-      for (OpOperand &operand : op->getOpOperands())
-        if (isConvertible(operand.get())) {
-          data.push_back(operand.getOperandNumber());
-          inputValues.push_back(operand.get());
-        }
-      bool supported = llvm::all_of(op->getOperandTypes(), [&](Type t) {
-        return !hasFloatElementType(t) ||
-               (isCastableFloatType(t) && isSourceElementType(t));
-      });
-      if (!supported || op->getNumRegions() != 0)
-        info.pinned = true;
-      // Float operands it cannot retype (a memref.store into an FP32
-      // memref): whatever its color, it stays in FP32, and the sweeps must
-      // know it, or they count on 16-bit inputs the rewrite never gives it.
-      if (!supported)
-        info.keptHigh = true;
-      addOp(op, std::move(info), start, data, {});
-    }
-    for (Region &region : op->getRegions())
-      collect(region);
-    return;
+void Collector::collectUncolored(Operation *op, const Marks &start) {
+  bool touches = readValues.size() != start.reads ||
+                 llvm::any_of(op->getResults(), isConvertible);
+  addReader(op, start);
+  if (touches && !isStructural(op)) {
+    // An op without a color: remembered, colored later by the lists or the
+    // unknown-op policy. All its float operands count as data.
+    OpInfo info;
+    info.decision.unknown = true;
+    SmallVector<unsigned, 4> data;
+    for (OpOperand &operand : op->getOpOperands())
+      if (isConvertible(operand.get())) {
+        data.push_back(operand.getOperandNumber());
+        inputValues.push_back(operand.get());
+      }
+    bool supported = llvm::all_of(op->getOperandTypes(), [&](Type t) {
+      return !hasFloatElementType(t) ||
+             (isCastableFloatType(t) && isSourceElementType(t));
+    });
+    if (!supported || op->getNumRegions() != 0)
+      info.pinned = true;
+    // Float operands it cannot retype (a memref.store into an FP32
+    // memref): whatever its color, it stays in FP32, and the sweeps must
+    // know it, or they count on 16-bit inputs the rewrite never gives it.
+    if (!supported)
+      info.keptHigh = true;
+    addOp(op, std::move(info), start, data, {});
   }
+  for (Region &region : op->getRegions())
+    collect(region);
+}
 
-  // An op with the interface owns its regions (payloads): values they capture
-  // from above are data inputs of the op.
+bool Collector::collectCaptures(Operation *op) {
+  bool any = false;
+  llvm::SmallPtrSet<Value, 4> captured;
+  for (Region &region : op->getRegions())
+    region.walk([&](Operation *inner) {
+      if (isFloatConstant(inner))
+        payloadConstants.push_back(inner);
+      for (Value value : inner->getOperands()) {
+        if (!isConvertible(value) ||
+            op->isAncestor(value.getParentRegion()->getParentOp()) ||
+            !captured.insert(value).second)
+          continue;
+        any = true;
+        inputValues.push_back(value);
+        readValues.push_back(value);
+      }
+    });
+  return any;
+}
+
+void Collector::collectColored(Operation *op, MixedPrecisionOpInterface iface,
+                               const Marks &start) {
+  // Values its payloads capture from above are data inputs of the op.
   OpInfo info;
+  SmallVector<unsigned, 4> data;
   SmallVector<unsigned, 1> accumulators;
   bool touchesSource = false, supported = true;
   auto checkType = [&](Type type) {
@@ -249,25 +283,10 @@ void Collector::collectOp(Operation *op) {
     else if (hasFloatElementType(result.getType()))
       checkType(result.getType());
   }
-  // One walk of the payload: the FP32 values it captures from above (in
-  // order of first use) and its float constants.
-  if (op->getNumRegions() != 0 && (withInputs || !touchesSource)) {
-    llvm::SmallPtrSet<Value, 4> captured;
-    for (Region &region : op->getRegions())
-      region.walk([&](Operation *inner) {
-        if (isFloatConstant(inner))
-          payloadConstants.push_back(inner);
-        for (Value value : inner->getOperands()) {
-          if (!isConvertible(value) ||
-              op->isAncestor(value.getParentRegion()->getParentOp()) ||
-              !captured.insert(value).second)
-            continue;
-          touchesSource = true;
-          inputValues.push_back(value);
-          readValues.push_back(value);
-        }
-      });
-  }
+  // One walk of the payload (skipped for colors alone once the op is known
+  // to touch FP32).
+  if (op->getNumRegions() != 0 && (withInputs || !touchesSource))
+    touchesSource |= collectCaptures(op);
   addReader(op, start);
   if (!touchesSource) {
     inputValues.resize(start.values);

@@ -19,6 +19,12 @@
 // permutation (a transposed output): the element's position in C's
 // row-major buffer is delinearized over the shape the generic reads.
 //
+// Every kernel writes C through accumulateIntoC (bounds-checked) or
+// accumulateIntoCInBounds, which add the fill value or C's old value and
+// then store C or compute the fused consumer. The operand sources of the
+// consumer's other inputs are OperandSource.cpp's; nothing here calls the
+// driver (MatmulOperands.cpp).
+//
 //===----------------------------------------------------------------------===//
 
 #include "MatmulKernels.h"
@@ -31,27 +37,6 @@
 using namespace mlir;
 using namespace mlir::amp;
 using namespace mlir::amp::detail;
-
-/// The buffer `v` views through reshapes: an allocation or a block
-/// argument; null when another view op is in the way.
-static Value reshapeRoot(Value v) {
-  Value root = throughReshapes(v);
-  Operation *def = root.getDefiningOp();
-  return !def || isa<memref::AllocOp, memref::AllocaOp>(def) ? root : Value();
-}
-
-/// Whether `op` may write memory (no effect interface: assume it does).
-static bool mayWrite(Operation *op) {
-  if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp>(op))
-    return false;
-  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
-      getEffectsRecursively(op);
-  if (!effects)
-    return true;
-  return llvm::any_of(*effects, [](const MemoryEffects::EffectInstance &e) {
-    return isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect());
-  });
-}
 
 /// Whether `v` is available before `point` or can be made so by moving the
 /// view and allocation ops that define it (same block) before `point`;
@@ -82,7 +67,7 @@ static bool collectHoistable(Value v, Operation *point,
 std::optional<MatmulEpilogue>
 mlir::amp::detail::matchEpilogue(RewriterBase &rewriter, linalg::LinalgOp op) {
   Value c = op.getDpsInits()[0];
-  Value root = reshapeRoot(c);
+  Value root = reshapeRoot(c, ReshapeRoot::AnyBuffer);
   if (!root || !isRowMajor(c) || !isRowMajor(root))
     return std::nullopt;
   Block *block = op->getBlock();
@@ -155,7 +140,7 @@ mlir::amp::detail::matchEpilogue(RewriterBase &rewriter, linalg::LinalgOp op) {
         isa<memref::AllocOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
             memref::SubViewOp, memref::CastOp>(x))
       continue;
-    bool writes = mayWrite(x);
+    bool writes = mayWriteMemory(x);
     for (Value touched : touchedBuffers(x)) {
       if (llvm::is_contained(outputRoots, touched))
         return std::nullopt;
@@ -297,23 +282,51 @@ void mlir::amp::detail::finishEpilogue(RewriterBase &rewriter,
   if (epilogue.storeC)
     return;
   // Nothing reads C any more: its buffer, views and deallocations go.
-  Value root = reshapeRoot(c);
-  auto alloc = root ? root.getDefiningOp<memref::AllocOp>() : nullptr;
-  if (!alloc)
+  if (Value root = reshapeRoot(c, ReshapeRoot::AnyBuffer))
+    eraseIfUnused(rewriter, root);
+}
+
+//===----------------------------------------------------------------------===//
+// The writes of C
+//===----------------------------------------------------------------------===//
+
+/// `acc` added to C's element at `idx` (to the folded fill's value when
+/// the kernel took the fill).
+static Value addToC(OpBuilder &b, Location loc, const MatmulOperands &mm,
+                    ArrayRef<Value> idx, Value acc) {
+  Value old = mm.init
+                  ? mm.init
+                  : memref::LoadOp::create(b, loc, mm.cMat, idx).getResult();
+  return arith::AddFOp::create(b, loc, old, acc);
+}
+
+void mlir::amp::detail::accumulateIntoCInBounds(OpBuilder &b, Location loc,
+                                                const MatmulOperands &mm,
+                                                Value batchIv, Value row,
+                                                Value col, Value acc,
+                                                PendingStores &pending) {
+  SmallVector<Value> idx = withBatch(batchIv, {row, col});
+  Value sum = addToC(b, loc, mm, idx, acc);
+  if (mm.epilogue) {
+    mm.epilogue->emit(b, loc, mm, batchIv, row, col, sum, &pending);
     return;
-  SmallVector<Value> views = reshapesOf(root);
-  for (Value view : views)
-    for (Operation *user : view.getUsers())
-      if (!isa<memref::CollapseShapeOp, memref::ExpandShapeOp,
-               memref::DeallocOp>(user))
-        return;
-  for (Value view : llvm::reverse(views))
-    for (Operation *user : llvm::make_early_inc_range(view.getUsers()))
-      if (isa<memref::DeallocOp>(user))
-        rewriter.eraseOp(user);
-  for (Value view : llvm::reverse(views))
-    if (view != root && view.use_empty())
-      rewriter.eraseOp(view.getDefiningOp());
-  if (root.use_empty())
-    rewriter.eraseOp(alloc);
+  }
+  pending.stores.push_back({sum, mm.cMat, idx});
+}
+
+void mlir::amp::detail::accumulateIntoC(OpBuilder &b, Location loc,
+                                        const MatmulOperands &mm, Value batchIv,
+                                        Value row, Value col, Value acc) {
+  IndexBuilder ib{b, loc};
+  Value inBounds = ib.land(ib.lt(row, mm.m), ib.lt(col, mm.n));
+  auto ifOp = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  SmallVector<Value> idx = withBatch(batchIv, {row, col});
+  Value sum = addToC(b, loc, mm, idx, acc);
+  if (mm.epilogue) {
+    mm.epilogue->emit(b, loc, mm, batchIv, row, col, sum);
+    return;
+  }
+  memref::StoreOp::create(b, loc, sum, mm.cMat, idx);
 }

@@ -5,17 +5,18 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The matching shared by the matmul kernels of --amp-gpu-matmul-to-mma
-// (which matmuls they take), the operands and sizes seen from inside a
-// kernel, the fill folded into the kernel, the grouped block order and the
-// per-element epilogue (C, or the fused consumer: MatmulEpilogue.cpp).
+// The driver of the matmul kernels of --amp-gpu-matmul-to-mma: which
+// matmuls they take, the operands and sizes seen from inside a kernel
+// (prepareMatmul: the fill folded into the kernel, the fused epilogue of
+// MatmulEpilogue.cpp and the operand sources of OperandSource.cpp found),
+// what a kernel replaced (finishMatmul), the grouped block order and the
+// kernel's name. The kernels call it and the layers below it only.
 //
 //===----------------------------------------------------------------------===//
 
 #include "MatmulKernels.h"
 
 #include "mlir/IR/Matchers.h"
-#include "llvm/ADT/SmallBitVector.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -25,6 +26,21 @@ using namespace mlir::amp::detail;
 //===----------------------------------------------------------------------===//
 // Matching
 //===----------------------------------------------------------------------===//
+
+/// Whether the kernels can stage these operand buffers: in the global
+/// (default) memory space, the innermost dimension contiguous.
+static bool areStageable(ArrayRef<MemRefType> types) {
+  for (MemRefType t : types) {
+    if (t.getMemorySpace())
+      return false;
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(t.getStridesAndOffset(strides, offset)) || strides.empty() ||
+        strides.back() != 1)
+      return false;
+  }
+  return true;
+}
 
 /// The element type of A and B when `op` is a linalg.matmul or
 /// linalg.batch_matmul on memrefs with default maps, A and B of one type
@@ -52,18 +68,8 @@ Type mlir::amp::detail::matmulInputType(linalg::LinalgOp op) {
   if (!(elt.isF16() || elt.isBF16() || elt.isF32()) ||
       bType.getElementType() != elt || !cType.getElementType().isF32())
     return {};
-  // Global (default) memory space only.
-  if (aType.getMemorySpace() || bType.getMemorySpace() ||
-      cType.getMemorySpace())
+  if (!areStageable({aType, bType, cType}))
     return {};
-  // The innermost dimension must be contiguous for the staged loads.
-  for (MemRefType t : {aType, bType, cType}) {
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    if (failed(t.getStridesAndOffset(strides, offset)) || strides.empty() ||
-        strides.back() != 1)
-      return {};
-  }
   return elt;
 }
 
@@ -103,16 +109,8 @@ std::pair<Type, Type> mlir::amp::detail::fp8InputTypes(linalg::LinalgOp op) {
   if (!isFP8(aType.getElementType()) || !isFP8(bType.getElementType()) ||
       !cType.getElementType().isF32())
     return {};
-  if (aType.getMemorySpace() || bType.getMemorySpace() ||
-      cType.getMemorySpace())
+  if (!areStageable({aType, bType, cType}))
     return {};
-  for (MemRefType t : {aType, bType, cType}) {
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    if (failed(t.getStridesAndOffset(strides, offset)) || strides.empty() ||
-        strides.back() != 1)
-      return {};
-  }
   return {aType.getElementType(), bType.getElementType()};
 }
 
@@ -127,21 +125,6 @@ bool mlir::amp::isTensorCoreMatmul(linalg::LinalgOp op) {
 bool mlir::amp::isSimtF32Matmul(linalg::LinalgOp op) {
   Type elt = matmulInputType(op);
   return elt && elt.isF32();
-}
-
-/// Whether every row of `type` starts 16-byte aligned (given a 16-byte
-/// aligned base pointer), so that 8 x 16-bit elements can be copied at once.
-bool mlir::amp::detail::hasAlignedRows(MemRefType type) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)))
-    return false;
-  if (ShapedType::isDynamic(offset) || offset % 8 != 0)
-    return false;
-  for (int64_t stride : ArrayRef<int64_t>(strides).drop_back())
-    if (ShapedType::isDynamic(stride) || stride % 8 != 0)
-      return false;
-  return strides.back() == 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -186,43 +169,6 @@ static FloatAttr splatF32Global(Value v) {
   if (!value || !value.isSplat() || !value.getElementType().isF32())
     return {};
   return value.getSplatValue<FloatAttr>();
-}
-
-bool mlir::amp::detail::isPermutationUpToUnitDims(linalg::LinalgOp op,
-                                                  OpOperand *operand) {
-  AffineMap map = op.getMatchingIndexingMap(operand);
-  auto type = dyn_cast<ShapedType>(operand->get().getType());
-  if (!type || type.getRank() != map.getNumResults())
-    return false;
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  llvm::SmallBitVector named(map.getNumDims());
-  for (auto [i, expr] : llvm::enumerate(map.getResults())) {
-    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-      if (named.test(dim.getPosition()))
-        return false;
-      named.set(dim.getPosition());
-      continue;
-    }
-    auto cst = dyn_cast<AffineConstantExpr>(expr);
-    if (!cst || cst.getValue() != 0 || type.getDimSize(i) != 1)
-      return false;
-  }
-  for (unsigned d = 0; d < map.getNumDims(); ++d)
-    if (!named.test(d) && ranges[d] != 1)
-      return false;
-  return true;
-}
-
-SmallVector<Value> mlir::amp::detail::loopIndicesAt(
-    OpBuilder &b, Location loc, linalg::LinalgOp op, OpOperand *operand,
-    ArrayRef<Value> operandIndices) {
-  AffineMap map = op.getMatchingIndexingMap(operand);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  SmallVector<Value> loops(map.getNumDims(), zero);
-  for (auto [i, expr] : llvm::enumerate(map.getResults()))
-    if (auto dim = dyn_cast<AffineDimExpr>(expr))
-      loops[dim.getPosition()] = operandIndices[i];
-  return loops;
 }
 
 namespace {
@@ -401,44 +347,6 @@ void mlir::amp::detail::guardNonEmpty(RewriterBase &rewriter,
     return;
   auto guardIf = scf::IfOp::create(rewriter, loc, nonEmpty, false);
   rewriter.setInsertionPointToStart(&guardIf.getThenRegion().front());
-}
-
-void mlir::amp::detail::accumulateIntoCInBounds(OpBuilder &b, Location loc,
-                                                const MatmulOperands &mm,
-                                                Value batchIv, Value row,
-                                                Value col, Value acc,
-                                                PendingStores &pending) {
-  SmallVector<Value> idx = withBatch(batchIv, {row, col});
-  Value old = mm.init
-                  ? mm.init
-                  : memref::LoadOp::create(b, loc, mm.cMat, idx).getResult();
-  Value sum = arith::AddFOp::create(b, loc, old, acc);
-  if (mm.epilogue) {
-    mm.epilogue->emit(b, loc, mm, batchIv, row, col, sum, &pending);
-    return;
-  }
-  pending.stores.push_back({sum, mm.cMat, idx});
-}
-
-void mlir::amp::detail::accumulateIntoC(OpBuilder &b, Location loc,
-                                        const MatmulOperands &mm,
-                                        Value batchIv, Value row, Value col,
-                                        Value acc) {
-  IndexBuilder ib{b, loc};
-  Value inBounds = ib.land(ib.lt(row, mm.m), ib.lt(col, mm.n));
-  auto ifOp = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  SmallVector<Value> idx = withBatch(batchIv, {row, col});
-  Value old = mm.init
-                  ? mm.init
-                  : memref::LoadOp::create(b, loc, mm.cMat, idx).getResult();
-  Value sum = arith::AddFOp::create(b, loc, old, acc);
-  if (mm.epilogue) {
-    mm.epilogue->emit(b, loc, mm, batchIv, row, col, sum);
-    return;
-  }
-  memref::StoreOp::create(b, loc, sum, mm.cMat, idx);
 }
 
 void mlir::amp::detail::nameMatmulKernel(gpu::LaunchOp launch,

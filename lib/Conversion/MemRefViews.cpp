@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 
@@ -115,4 +116,74 @@ SmallVector<Value> mlir::amp::detail::writtenBuffers(Operation *op) {
     roots.push_back(bufferRoot(v));
   }
   return roots;
+}
+
+bool mlir::amp::detail::mayWriteMemory(Operation *op) {
+  if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp>(op))
+    return false;
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getEffectsRecursively(op);
+  if (!effects)
+    return true;
+  return llvm::any_of(*effects, [](const MemoryEffects::EffectInstance &e) {
+    return isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect());
+  });
+}
+
+bool mlir::amp::detail::isPermutationUpToUnitDims(linalg::LinalgOp op,
+                                                  OpOperand *operand) {
+  AffineMap map = op.getMatchingIndexingMap(operand);
+  auto type = dyn_cast<ShapedType>(operand->get().getType());
+  if (!type || type.getRank() != map.getNumResults())
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  llvm::SmallBitVector named(map.getNumDims());
+  for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      if (named.test(dim.getPosition()))
+        return false;
+      named.set(dim.getPosition());
+      continue;
+    }
+    auto cst = dyn_cast<AffineConstantExpr>(expr);
+    if (!cst || cst.getValue() != 0 || type.getDimSize(i) != 1)
+      return false;
+  }
+  for (unsigned d = 0; d < map.getNumDims(); ++d)
+    if (!named.test(d) && ranges[d] != 1)
+      return false;
+  return true;
+}
+
+SmallVector<Value> mlir::amp::detail::loopIndicesAt(
+    OpBuilder &b, Location loc, linalg::LinalgOp op, OpOperand *operand,
+    ArrayRef<Value> operandIndices) {
+  AffineMap map = op.getMatchingIndexingMap(operand);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  SmallVector<Value> loops(map.getNumDims(), zero);
+  for (auto [i, expr] : llvm::enumerate(map.getResults()))
+    if (auto dim = dyn_cast<AffineDimExpr>(expr))
+      loops[dim.getPosition()] = operandIndices[i];
+  return loops;
+}
+
+void mlir::amp::detail::eraseIfUnused(RewriterBase &rewriter, Value root) {
+  auto alloc = root.getDefiningOp<memref::AllocOp>();
+  if (!alloc)
+    return;
+  SmallVector<Value> views = reshapesOf(root);
+  for (Value view : views)
+    for (Operation *user : view.getUsers())
+      if (!isa<memref::CollapseShapeOp, memref::ExpandShapeOp,
+               memref::DeallocOp>(user))
+        return;
+  for (Value view : llvm::reverse(views))
+    for (Operation *user : llvm::make_early_inc_range(view.getUsers()))
+      if (isa<memref::DeallocOp>(user))
+        rewriter.eraseOp(user);
+  for (Value view : llvm::reverse(views))
+    if (view != root && view.use_empty())
+      rewriter.eraseOp(view.getDefiningOp());
+  if (root.use_empty())
+    rewriter.eraseOp(alloc);
 }

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelSupport.h"
 #include "MatmulKernels.h"
 
 using namespace mlir;
@@ -62,67 +63,24 @@ struct MmaSyncKernel {
   Value stageA, stageB; // memref<stages x R x C x T, workgroup>
 
   /// Stages A[m0:m0+128, k0:k0+blockK] and B[k0:k0+blockK, n0:n0+256] into
-  /// shared memory stage `stage`, with zeros outside the matrices.
+  /// shared memory stage `stage`, with zeros outside the matrices: with
+  /// cp.async, or element by element through their OperandSource.
   void loadTiles(Value stage, Value kTile) {
     Value k0 = ib.mul(kTile, tiling.blockK);
-    loadTile(mm.aSrc, asyncA, stageA, stage, m0, k0, mm.m, mm.k, kBlockM,
-             tiling.blockK);
-    loadTile(mm.bSrc, asyncB, stageB, stage, k0, n0, mm.k, mm.n,
-             tiling.blockK, kBlockN);
-  }
-
-  void loadTile(const OperandSource &src, bool async, Value staged,
-                Value stage, Value row0, Value col0,
-                Value rows, Value cols, int64_t tileRows, int64_t tileCols) {
-    Value global = src.buffer;
-    if (async) {
-      // 16-byte chunks: tileRows * tileCols / 8 of them, spread over threads.
-      int64_t chunksPerRow = tileCols / 8;
-      int64_t perThread = tileRows * chunksPerRow / kMmaSyncThreads;
-      for (int64_t i = 0; i < perThread; ++i) {
-        Value chunk = ib.add(tid, i * kMmaSyncThreads);
-        Value row = ib.div(chunk, chunksPerRow);
-        Value col = ib.mul(ib.rem(chunk, chunksPerRow), 8);
-        Value gRow = ib.add(row0, row), gCol = ib.add(col0, col);
-        Value valid = ib.land(ib.lt(gRow, rows), ib.lt(gCol, cols));
-        Value zero = ib.c(0);
-        Value srcElements = ib.select(valid, ib.c(8), zero);
-        Value safeRow = ib.select(valid, gRow, zero);
-        Value safeCol = ib.select(valid, gCol, zero);
-        nvgpu::DeviceAsyncCopyOp::create(
-            b, loc, staged, ValueRange{stage, row, col}, global,
-            withBatch(batchIv, {safeRow, safeCol}), b.getIndexAttr(8),
-            srcElements, b.getUnitAttr());
-      }
-      return;
-    }
-    // Element by element, zero outside the matrix.
-    int64_t perThread = tileRows * tileCols / kMmaSyncThreads;
-    Value lb = ib.c(0), ub = ib.c(perThread), step = ib.c(1);
-    auto loop = scf::ForOp::create(b, loc, lb, ub, step);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value e = ib.add(tid, ib.mul(loop.getInductionVar(), kMmaSyncThreads));
-    // Consecutive threads on consecutive addresses of what is read: along a
-    // row, or down a column for a transposed source.
-    Value row = src.rowsContiguous ? ib.rem(e, tileRows) : ib.div(e, tileCols);
-    Value col = src.rowsContiguous ? ib.div(e, tileRows) : ib.rem(e, tileCols);
-    Value gRow = ib.add(row0, row), gCol = ib.add(col0, col);
-    Value valid = ib.land(ib.lt(gRow, rows), ib.lt(gCol, cols));
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{mm.inType}, valid,
-                                  /*withElseRegion=*/true);
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      Value v = src.load(b, loc, withBatch(batchIv, {gRow, gCol}));
-      scf::YieldOp::create(b, loc, v);
-      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-      Value z = arith::ConstantOp::create(b, loc, mm.inType,
-                                          b.getFloatAttr(mm.inType, 0.0));
-      scf::YieldOp::create(b, loc, z);
-    }
-    memref::StoreOp::create(b, loc, ifOp.getResult(0), staged,
-                            ValueRange{stage, row, col});
+    auto inStage = [&](Value row, Value col) {
+      return SmallVector<Value>{stage, row, col};
+    };
+    auto copy = [](bool async) {
+      return async ? TileCopy::Async : TileCopy::Loop;
+    };
+    stageMaskedTile(b, loc,
+                    {mm.aSrc, mm.inType, batchIv, m0, k0, mm.m, mm.k, kBlockM,
+                     tiling.blockK},
+                    tid, kMmaSyncThreads, copy(asyncA), stageA, inStage);
+    stageMaskedTile(b, loc,
+                    {mm.bSrc, mm.inType, batchIv, k0, n0, mm.k, mm.n,
+                     tiling.blockK, kBlockN},
+                    tid, kMmaSyncThreads, copy(asyncB), stageB, inStage);
   }
 
   /// One m16n8k16 multiply-accumulate.
@@ -259,16 +217,12 @@ struct MmaSyncKernel {
 
     // `stages` stages of A and B in dynamic shared memory.
     int64_t stages = tiling.stages;
-    MLIRContext *ctx = b.getContext();
-    auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-    auto smemType =
-        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(), wg);
-    Value smem = gpu::DynamicSharedMemoryOp::create(b, loc, smemType);
+    Value smem = dynamicSharedMemory(b, loc);
     int64_t stageACols = tiling.blockK + kPad;
-    auto aType = MemRefType::get({stages, kStageARows, stageACols}, mm.inType,
-                                 AffineMap(), wg);
-    auto bType = MemRefType::get({stages, tiling.blockK, kStageBCols},
-                                 mm.inType, AffineMap(), wg);
+    auto aType =
+        workgroupMemRefType({stages, kStageARows, stageACols}, mm.inType);
+    auto bType =
+        workgroupMemRefType({stages, tiling.blockK, kStageBCols}, mm.inType);
     int64_t aBytes = stages * kStageARows * stageACols * 2;
     stageA = memref::ViewOp::create(b, loc, aType, smem, ib.c(0), ValueRange{});
     stageB =
@@ -399,9 +353,6 @@ bool mlir::amp::MmaSyncTiling::isValid(std::string &message) const {
   }
   return true;
 }
-
-/// Whether the wgmma kernel takes a matmul of these operand types (TMA needs
-/// 16-byte aligned row strides; batches are flattened into rows, which needs
 
 void mlir::amp::detail::buildMmaSyncKernel(OpBuilder &b, Location loc,
                                            const MatmulOperands &mm,

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelSupport.h"
 #include "MatmulKernels.h"
 
 using namespace mlir;
@@ -31,37 +32,6 @@ struct SimtF32Kernel {
   const MatmulOperands &mm;
   IndexBuilder ib{b, loc};
 
-  /// Loads element (row0 + r, col0 + c) of `global` (zero outside) into
-  /// staged[sr, sc], for the 1024 elements of a tile, 4 per thread.
-  void stage(const OperandSource &src, Value staged, Value batchIv, Value tid, Value row0,
-             Value col0, Value rows, Value cols, int64_t tileCols,
-             bool transpose) {
-    for (int64_t i = 0; i < kSimtBlock * kSimtBlockK / kSimtThreads; ++i) {
-      Value e = ib.add(tid, i * kSimtThreads);
-      int64_t tileRows = kSimtBlock * kSimtBlockK / tileCols;
-      Value r = src.rowsContiguous ? ib.rem(e, tileRows) : ib.div(e, tileCols);
-      Value c = src.rowsContiguous ? ib.div(e, tileRows) : ib.rem(e, tileCols);
-      Value gRow = ib.add(row0, r), gCol = ib.add(col0, c);
-      Value valid = ib.land(ib.lt(gRow, rows), ib.lt(gCol, cols));
-      auto ifOp = scf::IfOp::create(b, loc, TypeRange{b.getF32Type()}, valid,
-                                    /*withElseRegion=*/true);
-      {
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-        Value v = src.load(b, loc, withBatch(batchIv, {gRow, gCol}));
-        scf::YieldOp::create(b, loc, v);
-        b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-        scf::YieldOp::create(
-            b, loc,
-            arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0))
-                .getResult());
-      }
-      SmallVector<Value> idx =
-          transpose ? SmallVector<Value>{c, r} : SmallVector<Value>{r, c};
-      memref::StoreOp::create(b, loc, ifOp.getResult(0), staged, idx);
-    }
-  }
-
   void build(gpu::LaunchOp launch) {
     Block &body = launch.getBody().front();
     b.setInsertionPointToStart(&body);
@@ -72,14 +42,9 @@ struct SimtF32Kernel {
     Value tx = ib.rem(tid, kSimtThreadsPerDim);
     Value ty = ib.div(tid, kSimtThreadsPerDim);
 
-    auto wg = gpu::AddressSpaceAttr::get(b.getContext(),
-                                         gpu::AddressSpace::Workgroup);
-    auto tileType = MemRefType::get({kSimtBlockK, kSimtBlock}, b.getF32Type(),
-                                    AffineMap(), wg);
-    Value smem = gpu::DynamicSharedMemoryOp::create(
-        b, loc,
-        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
-                        wg));
+    auto tileType =
+        workgroupMemRefType({kSimtBlockK, kSimtBlock}, b.getF32Type());
+    Value smem = dynamicSharedMemory(b, loc);
     // As[k][m] (A transposed) and Bs[k][n].
     Value tileA =
         memref::ViewOp::create(b, loc, tileType, smem, ib.c(0), ValueRange{});
@@ -95,10 +60,18 @@ struct SimtF32Kernel {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(loop.getBody());
       Value k0 = ib.mul(loop.getInductionVar(), kSimtBlockK);
-      stage(mm.aSrc, tileA, batchIv, tid, m0, k0, mm.m, mm.k, kSimtBlockK,
-            /*transpose=*/true);
-      stage(mm.bSrc, tileB, batchIv, tid, k0, n0, mm.k, mm.n, kSimtBlock,
-            /*transpose=*/false);
+      // 4 elements per thread of each 1024-element tile, zero outside the
+      // matrices; A's tile transposed.
+      stageMaskedTile(b, loc,
+                      {mm.aSrc, b.getF32Type(), batchIv, m0, k0, mm.m, mm.k,
+                       kSimtBlock, kSimtBlockK},
+                      tid, kSimtThreads, TileCopy::Unrolled, tileA,
+                      [](Value r, Value c) { return SmallVector<Value>{c, r}; });
+      stageMaskedTile(b, loc,
+                      {mm.bSrc, b.getF32Type(), batchIv, k0, n0, mm.k, mm.n,
+                       kSimtBlockK, kSimtBlock},
+                      tid, kSimtThreads, TileCopy::Unrolled, tileB,
+                      [](Value r, Value c) { return SmallVector<Value>{r, c}; });
       gpu::BarrierOp::create(b, loc);
       SmallVector<Value> acc(loop.getRegionIterArgs().begin(),
                              loop.getRegionIterArgs().end());

@@ -34,6 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelSupport.h"
 #include "MatmulKernels.h"
 #include "amp/Conversion/Passes.h"
 
@@ -174,16 +175,9 @@ struct SkinnyKernel {
     }
 
     // sums[warp][m][lane]: conflict-free stores and loads.
-    auto wg = gpu::AddressSpaceAttr::get(b.getContext(),
-                                         gpu::AddressSpace::Workgroup);
-    Value smem = gpu::DynamicSharedMemoryOp::create(
-        b, loc,
-        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
-                        wg));
+    Value smem = dynamicSharedMemory(b, loc);
     Value sums = memref::ViewOp::create(
-        b, loc,
-        MemRefType::get({kSkinnyKLanes, rows, kSkinnyCols}, f32, AffineMap(),
-                        wg),
+        b, loc, workgroupMemRefType({kSkinnyKLanes, rows, kSkinnyCols}, f32),
         smem, ib.c(0), ValueRange{});
     for (int64_t m = 0; m < rows; ++m)
       memref::StoreOp::create(b, loc, inN.getResult(m), sums,
@@ -232,12 +226,9 @@ struct SkinnyKernel {
     // thread counts the block done.
     NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
     gpu::BarrierOp::create(b, loc);
-    auto wg = gpu::AddressSpaceAttr::get(b.getContext(),
-                                         gpu::AddressSpace::Workgroup);
     Type i32 = b.getI32Type();
-    Value flag = memref::ViewOp::create(
-        b, loc, MemRefType::get({1}, i32, AffineMap(), wg), smem,
-        ib.c(flagOffset()), ValueRange{});
+    Value flag = memref::ViewOp::create(b, loc, workgroupMemRefType({1}, i32),
+                                        smem, ib.c(flagOffset()), ValueRange{});
     {
       auto first = scf::IfOp::create(b, loc, ib.eq(tid, 0), false);
       OpBuilder::InsertionGuard g(b);

@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelSupport.h"
 #include "MatmulKernels.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -94,11 +95,6 @@ struct WgmmaKernel {
   Value bars;   // barriers 0..S-1: stage full; S..2S-1: stage empty
   Value kTiles; // K steps of blockK
 
-  MemRefType smemType(ArrayRef<int64_t> shape, Type elt) {
-    auto wg = gpu::AddressSpaceAttr::get(b.getContext(),
-                                         gpu::AddressSpace::Workgroup);
-    return MemRefType::get(shape, elt, AffineMap(), wg);
-  }
 
   /// The byte offset of `within` in ring stage `s`.
   Value stageOffset(Value s, int64_t within) {
@@ -144,8 +140,7 @@ struct WgmmaKernel {
           b.createOrFold<arith::MulIOp>(loc, batchIv, mm.bKMajor ? mm.n : mm.k);
     }
     auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-    smem = gpu::DynamicSharedMemoryOp::create(
-        b, loc, smemType({ShapedType::kDynamic}, b.getI8Type()));
+    smem = dynamicSharedMemory(b, loc);
     Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
     pad = ib.rem(ib.sub(ib.c(kWgAlign), ib.rem(base, kWgAlign)), kWgAlign);
 
@@ -193,10 +188,10 @@ struct WgmmaKernel {
   /// computed operands' tiles (every producer thread, when there are any).
   void buildProducer(Value rowA0, Value rowB0, Value m0, Value n0,
                      Value tid) {
-    auto aTileType = smemType({kWgBlockM, blockK}, mm.inType);
+    auto aTileType = workgroupMemRefType({kWgBlockM, blockK}, mm.inType);
     // B: 16-bit K x N in boxes of 64 columns, or FP8 N x K in one box.
-    auto bBoxType = mm.bKMajor ? smemType({blockN, blockK}, mm.bInType)
-                               : smemType({blockK, kWgBoxN}, mm.inType);
+    auto bBoxType = mm.bKMajor ? workgroupMemRefType({blockN, blockK}, mm.bInType)
+                               : workgroupMemRefType({blockK, kWgBoxN}, mm.inType);
     auto loop = scf::ForOp::create(b, loc, ib.c(0), kTiles, ib.c(1));
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -284,40 +279,23 @@ struct WgmmaKernel {
                          int64_t boxCols) {
     int64_t elements = rows * cols;
     int64_t chunkElems = 16 / elementBytes(elt);
-    auto tileType = smemType({elements}, elt);
+    auto tileType = workgroupMemRefType({elements}, elt);
     Value tile = memref::ViewOp::create(b, loc, tileType, smem,
                                         stageOffset(s, offset), ValueRange{});
-    auto loop = scf::ForOp::create(b, loc, ib.c(0), ib.c(elements / 128),
-                                   ib.c(1));
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value e = ib.add(tid, ib.mul(loop.getInductionVar(), 128));
-    // Consecutive threads on consecutive addresses of what is read.
-    Value r = src.rowsContiguous ? ib.rem(e, rows) : ib.div(e, cols);
-    Value c = src.rowsContiguous ? ib.div(e, rows) : ib.rem(e, cols);
-    Value gRow = ib.add(row0, r), gCol = ib.add(col0, c);
-    Value valid = ib.land(ib.lt(gRow, numRows), ib.lt(gCol, numCols));
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{elt}, valid,
-                                  /*withElseRegion=*/true);
-    {
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      scf::YieldOp::create(b, loc, src.load(b, loc, ValueRange{gRow, gCol}));
-      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-      scf::YieldOp::create(
-          b, loc,
-          arith::ConstantOp::create(b, loc, elt, b.getFloatAttr(elt, 0.0))
-              .getResult());
-    }
     // Box, row within it, swizzled 16-byte chunk, element.
-    Value box = ib.div(c, boxCols), within = ib.rem(c, boxCols);
-    Value chunk = b.createOrFold<arith::XOrIOp>(loc, ib.div(within, chunkElems),
-                                                ib.rem(r, 8));
-    Value index =
-        ib.add(ib.add(ib.mul(box, rows * boxCols), ib.mul(r, boxCols)),
-               ib.add(ib.mul(chunk, chunkElems), ib.rem(within, chunkElems)));
-    memref::StoreOp::create(b, loc, ifOp.getResult(0), tile,
-                            ValueRange{index});
+    auto swizzled = [&](Value r, Value c) {
+      Value box = ib.div(c, boxCols), within = ib.rem(c, boxCols);
+      Value chunk = b.createOrFold<arith::XOrIOp>(
+          loc, ib.div(within, chunkElems), ib.rem(r, 8));
+      Value index =
+          ib.add(ib.add(ib.mul(box, rows * boxCols), ib.mul(r, boxCols)),
+                 ib.add(ib.mul(chunk, chunkElems), ib.rem(within, chunkElems)));
+      return SmallVector<Value>{index};
+    };
+    stageMaskedTile(b, loc,
+                    {src, elt, /*batchIv=*/Value(), row0, col0, numRows,
+                     numCols, rows, cols},
+                    tid, 128, TileCopy::Loop, tile, swizzled);
   }
 
   /// A consumer warpgroup (0-based `consumer`; `tid` within it): wgmma on
@@ -325,8 +303,8 @@ struct WgmmaKernel {
   void buildConsumer(Value consumer, Value tid, Value m0, Value n0,
                      Value batchIv) {
     MLIRContext *ctx = b.getContext();
-    auto aTileType = smemType({64, blockK}, mm.inType);
-    auto bTileType = smemType({blockK, blockN}, mm.inType);
+    auto aTileType = workgroupMemRefType({64, blockK}, mm.inType);
+    auto bTileType = workgroupMemRefType({blockK, blockN}, mm.inType);
     auto accVecType = VectorType::get({64, blockN}, b.getF32Type());
     auto accType = nvgpu::WarpgroupAccumulatorType::get(ctx, accVecType);
     Value lane = ib.rem(tid, 32);
@@ -382,7 +360,7 @@ struct WgmmaKernel {
                             NVVM::BarrierReductionAttr(), Value());
     // nvgpu.warpgroup.mma.store numbers rows from threadIdx.x / 32: right
     // for each warpgroup because the warpgroups are threadIdx.y.
-    auto accSmemType = smemType({64, blockN}, b.getF32Type());
+    auto accSmemType = workgroupMemRefType({64, blockN}, b.getF32Type());
     Value accSmem = memref::ViewOp::create(
         b, loc, accSmemType, smem,
         ib.add(pad, ib.mul(consumer, 64 * blockN * 4)), ValueRange{});
@@ -390,7 +368,7 @@ struct WgmmaKernel {
     NVVM::BarrierOp::create(b, loc, Type(), barrierId, consumerThreads,
                             NVVM::BarrierReductionAttr(), Value());
     // Rows by warp, 32 consecutive columns per store: coalesced.
-    auto tileSmemType = smemType({kWgBlockM, blockN}, b.getF32Type());
+    auto tileSmemType = workgroupMemRefType({kWgBlockM, blockN}, b.getF32Type());
     Value tileSmem =
         memref::ViewOp::create(b, loc, tileSmemType, smem, pad, ValueRange{});
     Value warp = ib.add(ib.mul(consumer, 4), ib.div(tid, 32));
@@ -444,8 +422,8 @@ struct WgmmaKernel {
   Value buildFP8Step(Value aTileOffset, Value bTileOffset,
                      nvgpu::WarpgroupAccumulatorType accType, Value acc) {
     MLIRContext *ctx = b.getContext();
-    auto aType = smemType({64, mmaK}, mm.inType);
-    auto bType = smemType({mmaK, blockN}, mm.bInType);
+    auto aType = workgroupMemRefType({64, mmaK}, mm.inType);
+    auto bType = workgroupMemRefType({mmaK, blockN}, mm.bInType);
     int64_t steps = blockK / mmaK;
     for (int64_t i = 0; i < steps; ++i) {
       int64_t bytes = i * mmaK * elementBytes(mm.inType);
@@ -557,10 +535,9 @@ LogicalResult mlir::amp::detail::buildWgmmaLaunch(RewriterBase &rewriter,
   Value one = ib.c(1);
   // wgmma: tensor maps over 2-D views of A and B, created on the host.
   MLIRContext *ctx = rewriter.getContext();
-  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto mapType = [&](int64_t rows, int64_t cols, Type elt) {
     return nvgpu::TensorMapDescriptorType::get(
-        ctx, MemRefType::get({rows, cols}, elt, AffineMap(), wg),
+        ctx, workgroupMemRefType({rows, cols}, elt),
         nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
         nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
         nvgpu::TensorMapOOBKind::OOB_ZERO,

@@ -125,10 +125,11 @@ struct ZeroPointModel
   }
 };
 
-/// Convolutions: input, weight and bias are data, then two zero points.
-template <typename OpTy>
-struct ConvModel
-    : public MixedPrecisionOpInterface::ExternalModel<ConvModel<OpTy>, OpTy> {
+/// What TOSA's contractions share: green, their first `NumData` operands
+/// are data and the rest zero points, their accumulator is separate.
+template <typename ConcreteModel, typename OpTy, unsigned NumData>
+struct ContractionModel
+    : public MixedPrecisionOpInterface::ExternalModel<ConcreteModel, OpTy> {
   Color getDefaultColor(Operation *) const { return Color::green; }
   void getFloatAttributes(Operation *op,
                           SmallVectorImpl<FloatAttr> &attrs) const {
@@ -136,16 +137,20 @@ struct ConvModel
   }
 
   bool isDataOperand(Operation *, OpOperand &operand) const {
-    return operand.getOperandNumber() < 3 &&
+    return operand.getOperandNumber() < NumData &&
            hasFloatElementType(operand.get().getType());
   }
 
   bool isZeroPointOperand(Operation *, OpOperand &operand) const {
-    return operand.getOperandNumber() >= 3;
+    return operand.getOperandNumber() >= NumData;
   }
 
   bool hasSeparateAccumulator(Operation *) const { return true; }
+};
 
+/// Convolutions: input, weight and bias are data, then two zero points.
+template <typename OpTy>
+struct ConvModel : public ContractionModel<ConvModel<OpTy>, OpTy, 3> {
   Type getConvertedResultElementType(Operation *, FloatType computeType,
                                      FloatType) const {
     return computeType;
@@ -270,26 +275,7 @@ struct ConvModel
 
 /// tosa.matmul: A and B are data, then two zero points. The result has the
 /// accumulator type.
-struct MatMulModel
-    : public MixedPrecisionOpInterface::ExternalModel<MatMulModel,
-                                                      tosa::MatMulOp> {
-  Color getDefaultColor(Operation *) const { return Color::green; }
-  void getFloatAttributes(Operation *op,
-                          SmallVectorImpl<FloatAttr> &attrs) const {
-    amp::detail::getDiscardableFloatAttributes(op, attrs);
-  }
-
-  bool isDataOperand(Operation *, OpOperand &operand) const {
-    return operand.getOperandNumber() < 2 &&
-           hasFloatElementType(operand.get().getType());
-  }
-
-  bool isZeroPointOperand(Operation *, OpOperand &operand) const {
-    return operand.getOperandNumber() >= 2;
-  }
-
-  bool hasSeparateAccumulator(Operation *) const { return true; }
-
+struct MatMulModel : public ContractionModel<MatMulModel, tosa::MatMulOp, 2> {
   std::optional<int64_t> estimateMacs(Operation *op) const {
     auto matmul = cast<tosa::MatMulOp>(op);
     auto a = dyn_cast<ShapedType>(matmul.getA().getType());

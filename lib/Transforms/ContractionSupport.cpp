@@ -7,6 +7,7 @@
 
 #include "ContractionSupport.h"
 
+#include "amp/Analysis/PrecisionPlan.h"
 #include "amp/Utils/CastUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -257,4 +258,14 @@ mlir::amp::getNarrowPermutation(Operation *op, unsigned number, Value value,
   if (static_cast<int64_t>(perm.size()) != valueType.getRank())
     return std::nullopt;
   return perm;
+}
+
+LogicalResult ContractionStage::run() {
+  PrecisionPlan colors(root, options);
+  if (failed(colors.runColors()))
+    return failure();
+  findCandidates(colors);
+  rewriteCandidates();
+  summarizeFallbacks();
+  return success();
 }

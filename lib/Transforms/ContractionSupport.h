@@ -109,6 +109,35 @@ void adoptReplacement(RewriterBase &rewriter, Operation *op,
 void recordConverted(Operation *op, OpDecision decision, FP8Record record,
                      FP8Conversion &result);
 
+class PrecisionPlan;
+
+/// One run of a contraction stage (FP8, weight-only) over `root`: the
+/// candidates among the ops the plan colors, their fallbacks (with the
+/// remarks about them) and their rewrites.
+class ContractionStage {
+public:
+  ContractionStage(Operation *root, const MixedPrecisionOptions &options,
+                   FP8Conversion &result)
+      : root(root), options(options), result(result) {}
+  virtual ~ContractionStage() = default;
+
+  /// Colors `root`, then finds the candidates, rewrites them and sums up
+  /// the fallbacks.
+  LogicalResult run();
+
+protected:
+  /// The contractions of `colors` the stage can take; a fallback for each
+  /// one that asked for it and cannot.
+  virtual void findCandidates(PrecisionPlan &colors) = 0;
+  virtual void rewriteCandidates() = 0;
+  /// One remark for the fallbacks that had none.
+  virtual void summarizeFallbacks() = 0;
+
+  Operation *root;
+  const MixedPrecisionOptions &options;
+  FP8Conversion &result;
+};
+
 /// Drops the entries of `cache` (a map to Values) that `op` defines.
 template <typename Map>
 void forgetResultsOf(Map &cache, Operation *op) {

@@ -365,146 +365,181 @@ std::string describeFallback(Operation *op, FloatType fallback, FloatType type,
 // The stage
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-mlir::amp::convertContractionsToFP8(Operation *root,
-                                    const MixedPrecisionOptions &options,
-                                    FP8Conversion &result) {
-  // Without an FP8 target, only annotated ops ask for FP8.
-  if (!options.fp8Type) {
-    WalkResult found = walkTensorOps(root, [](Operation *op) {
-      return hasFP8Annotation(op) ? WalkResult::interrupt()
-                                  : WalkResult::advance();
-    });
-    if (!found.wasInterrupted())
-      return success();
-  }
+namespace {
+/// One run of the FP8 stage over `root`: the candidates, their fallbacks
+/// (with the remarks about them) and their rewrites.
+class FP8Stage : public ContractionStage {
+public:
+  using ContractionStage::ContractionStage;
 
-  // 1. The contractions that would run in 16 bits, as the plan colors them.
-  PrecisionPlan colors(root, options);
-  if (failed(colors.runColors()))
-    return failure();
+private:
+  /// The green contractions of `colors` that can run in FP8, with the
+  /// scales of their operands; a fallback for each that cannot.
+  void findCandidates(PrecisionPlan &colors) override;
+  /// Rewrites the candidates in FP8.
+  void rewriteCandidates() override;
+  void summarizeFallbacks() override;
 
-  // 2. Their scales, on the function as it is.
   struct Candidate {
     Operation *op;
     OpDecision decision;
     FloatType type;
     SmallVector<OperandPlan, 2> operands;
   };
+  /// The FP8 type of `op`: an annotation's, else the target's; null when
+  /// an annotation with another compute type keeps the op out of FP8.
+  FloatType fp8TypeOf(Operation *op, PrecisionAttr &precision) const;
+  /// `op`, a green contraction, as a candidate with its operands' scales;
+  /// nullopt if it stays out of FP8 (its fallback recorded).
+  std::optional<Candidate> makeCandidate(Operation *op, const OpDecision &d,
+                                         ScaleFinder &finder);
+  void fallback(Operation *op, FloatType type, Reason reason,
+                const std::string &why, bool remark);
+  void remarkConverted(Operation *op, const FP8Record &record,
+                       FloatType type) const;
+
+  /// The first few fallbacks worth a remark get one each; the others are
+  /// counted in one remark at the end (a model imported whole has
+  /// thousands of contractions without a scale), unless `remarks` asks for
+  /// every one.
+  static constexpr unsigned kRemarkedFallbacks = 4;
   std::vector<Candidate> candidates;
-  ScaleFinder finder(root, options);
-  // The first few fallbacks worth a remark get one each; the others are
-  // counted in one remark at the end (a model imported whole has
-  // thousands of contractions without a scale), unless `remarks` asks for
-  // every one.
-  constexpr unsigned kRemarkedFallbacks = 4;
   unsigned remarked = 0, unremarked = 0, unremarkedScales = 0;
-  auto fallback = [&](Operation *op, FloatType type, Reason reason,
-                      const std::string &why, bool remark) {
-    FP8Record record;
-    record.type = type;
-    record.why = why;
-    result.fallbacks[op] = {reason, record};
-    if (!options.diagnostics || !(remark || options.remarks))
-      return;
-    if (options.remarks || remarked++ < kRemarkedFallbacks) {
-      mlir::emitRemark(op->getLoc(), describeFallback(op, options.target, type, why));
-      return;
-    }
-    ++unremarked;
-    unremarkedScales += reason == Reason::NoFP8Scale;
-  };
-  auto f32 = Float32Type::get(root->getContext());
+};
+} // namespace
+
+void FP8Stage::fallback(Operation *op, FloatType type, Reason reason,
+                        const std::string &why, bool remark) {
+  FP8Record record;
+  record.type = type;
+  record.why = why;
+  result.fallbacks[op] = {reason, record};
+  if (!options.diagnostics || !(remark || options.remarks))
+    return;
+  if (options.remarks || remarked++ < kRemarkedFallbacks) {
+    mlir::emitRemark(op->getLoc(),
+                     describeFallback(op, options.target, type, why));
+    return;
+  }
+  ++unremarked;
+  unremarkedScales += reason == Reason::NoFP8Scale;
+}
+
+FloatType FP8Stage::fp8TypeOf(Operation *op, PrecisionAttr &precision) const {
+  FloatType type = options.fp8Type;
+  if (!op->getRawDictionaryAttrs().empty())
+    precision = dyn_cast_or_null<PrecisionAttr>(
+        op->getDiscardableAttr(AmpDialect::PrecisionAttrHelper::getNameStr()));
+  if (precision && precision.getComputeFloatType())
+    type = isFP8Type(precision.getComputeFloatType())
+               ? precision.getComputeFloatType()
+               : FloatType();
+  return type;
+}
+
+void FP8Stage::findCandidates(PrecisionPlan &colors) {
+  ScaleFinder finder(root, options);
   for (auto [i, op] : llvm::enumerate(colors.getOps())) {
     const OpDecision &d = colors.getDecision(i);
     if (d.reason == Reason::SkipLayers)
       result.skippedOps.insert(op);
     if (d.color != Color::green || d.reason == Reason::UnsupportedTypes)
       continue;
-    // The FP8 type: an annotation's, else the target's; an annotation with
-    // another compute type keeps the op out of FP8.
-    FloatType type = options.fp8Type;
-    PrecisionAttr precision;
-    if (!op->getRawDictionaryAttrs().empty())
-      precision = dyn_cast_or_null<PrecisionAttr>(op->getDiscardableAttr(
-          AmpDialect::PrecisionAttrHelper::getNameStr()));
-    if (precision && precision.getComputeFloatType())
-      type = isFP8Type(precision.getComputeFloatType())
-                 ? precision.getComputeFloatType()
-                 : FloatType();
-    if (!type)
-      continue;
-    auto iface = getMixedPrecisionInterface(op);
-    SmallVector<FP8Operand, 2> fp8Operands;
-    if (!iface || !iface.getFP8Operands(fp8Operands)) {
-      fallback(op, type, Reason::NoFP8Form,
-               "it has no FP8 form (FP8 runs matmul, batch_matmul and 2-D "
-               "convolutions with static f32 shapes)",
-               /*remark=*/false);
-      continue;
-    }
-    if (precision && precision.getAccumulateFloatType() != f32) {
+    if (std::optional<Candidate> candidate = makeCandidate(op, d, finder))
+      candidates.push_back(std::move(*candidate));
+  }
+}
+
+std::optional<FP8Stage::Candidate>
+FP8Stage::makeCandidate(Operation *op, const OpDecision &d,
+                        ScaleFinder &finder) {
+  PrecisionAttr precision;
+  FloatType type = fp8TypeOf(op, precision);
+  if (!type)
+    return std::nullopt;
+  auto iface = getMixedPrecisionInterface(op);
+  SmallVector<FP8Operand, 2> fp8Operands;
+  if (!iface || !iface.getFP8Operands(fp8Operands)) {
+    fallback(op, type, Reason::NoFP8Form,
+             "it has no FP8 form (FP8 runs matmul, batch_matmul and 2-D "
+             "convolutions with static f32 shapes)",
+             /*remark=*/false);
+    return std::nullopt;
+  }
+  auto f32 = Float32Type::get(root->getContext());
+  if (precision && precision.getAccumulateFloatType() != f32) {
+    std::string why;
+    llvm::raw_string_ostream(why) << "amp.precision asks for accumulate "
+                                  << precision.getAccumulateFloatType()
+                                  << ", and FP8 contractions accumulate in f32";
+    fallback(op, type, Reason::NoFP8Form, why, /*remark=*/true);
+    return std::nullopt;
+  }
+  // (An annotation that asks for FP8 is the op's own word.)
+  bool annotated = precision && precision.getComputeFloatType();
+  if (options.fp8MinMacs > 0 && !annotated) {
+    std::optional<int64_t> macs = iface.estimateMacs();
+    if (macs && *macs < options.fp8MinMacs) {
       std::string why;
       llvm::raw_string_ostream(why)
-          << "amp.precision asks for accumulate "
-          << precision.getAccumulateFloatType()
-          << ", and FP8 contractions accumulate in f32";
-      fallback(op, type, Reason::NoFP8Form, why, /*remark=*/true);
-      continue;
+          << "it performs " << *macs
+          << " multiply-accumulates, fewer than fp8-min-macs ("
+          << options.fp8MinMacs << ")";
+      fallback(op, type, Reason::FP8BelowThreshold, why, /*remark=*/false);
+      return std::nullopt;
     }
-    // (An annotation that asks for FP8 is the op's own word.)
-    bool annotated = precision && precision.getComputeFloatType();
-    if (options.fp8MinMacs > 0 && !annotated) {
-      std::optional<int64_t> macs = iface.estimateMacs();
-      if (macs && *macs < options.fp8MinMacs) {
-        std::string why;
-        llvm::raw_string_ostream(why)
-            << "it performs " << *macs
-            << " multiply-accumulates, fewer than fp8-min-macs ("
-            << options.fp8MinMacs << ")";
-        fallback(op, type, Reason::FP8BelowThreshold, why, /*remark=*/false);
-        continue;
-      }
-    }
-    Candidate candidate{op, d, type, {}};
-    std::string missing;
-    for (const FP8Operand &operand : fp8Operands) {
-      std::string why;
-      std::optional<OperandPlan> plan = finder.find(op, operand, type, why);
-      if (!plan) {
-        missing =
-            llvm::formatv("operand {0} has no scale: {1}", operand.number, why)
-                .str();
-        break;
-      }
-      candidate.operands.push_back(std::move(*plan));
-    }
-    if (!missing.empty()) {
-      fallback(op, type, Reason::NoFP8Scale, missing, /*remark=*/true);
-      continue;
-    }
-    candidates.push_back(std::move(candidate));
   }
+  Candidate candidate{op, d, type, {}};
+  for (const FP8Operand &operand : fp8Operands) {
+    std::string why;
+    std::optional<OperandPlan> plan = finder.find(op, operand, type, why);
+    if (!plan) {
+      fallback(
+          op, type, Reason::NoFP8Scale,
+          llvm::formatv("operand {0} has no scale: {1}", operand.number, why)
+              .str(),
+          /*remark=*/true);
+      return std::nullopt;
+    }
+    candidate.operands.push_back(std::move(*plan));
+  }
+  return candidate;
+}
 
-  auto summarizeFallbacks = [&] {
-    if (!unremarked)
-      return;
-    std::string text;
-    llvm::raw_string_ostream remark(text);
-    remark << unremarked << " more contraction"
-           << (unremarked == 1 ? " runs" : "s run") << " in " << options.target
-           << ", not in FP8 (";
-    unsigned others = unremarked - unremarkedScales;
-    if (unremarkedScales)
-      remark << unremarkedScales << " for want of a scale, which ranges= "
-             << "from amp-run --calibrate gives" << (others ? "; " : "");
-    if (others)
-      remark << others << " for another reason";
-    remark << "); remarks=true gives a remark for each";
-    mlir::emitRemark(root->getLoc(), text);
-  };
+void FP8Stage::summarizeFallbacks() {
+  if (!unremarked)
+    return;
+  std::string text;
+  llvm::raw_string_ostream remark(text);
+  remark << unremarked << " more contraction"
+         << (unremarked == 1 ? " runs" : "s run") << " in " << options.target
+         << ", not in FP8 (";
+  unsigned others = unremarked - unremarkedScales;
+  if (unremarkedScales)
+    remark << unremarkedScales << " for want of a scale, which ranges= "
+           << "from amp-run --calibrate gives" << (others ? "; " : "");
+  if (others)
+    remark << others << " for another reason";
+  remark << "); remarks=true gives a remark for each";
+  mlir::emitRemark(root->getLoc(), text);
+}
 
-  // 3. The rewrites.
+void FP8Stage::remarkConverted(Operation *op, const FP8Record &record,
+                               FloatType type) const {
+  if (!options.remarks || !options.diagnostics)
+    return;
+  std::string text;
+  llvm::raw_string_ostream remark(text);
+  remark << "'" << op->getName() << "' runs in " << type;
+  for (const FP8OperandScale &scale : record.scales)
+    remark << "; operand " << scale.operand << " scale "
+           << llvm::format("%g", scale.scale) << " ("
+           << stringifyFP8ScaleSource(scale.source)
+           << ", |x| <= " << llvm::format("%g", scale.maxAbs) << ")";
+  mlir::emitRemark(op->getLoc(), text);
+}
+
+void FP8Stage::rewriteCandidates() {
   Narrowings narrowings;
   InsertedOps inserted;
   IRRewriter rewriter(root->getContext(), &inserted);
@@ -535,21 +570,27 @@ mlir::amp::convertContractionsToFP8(Operation *root,
     adoptReplacement(rewriter, op, *replacement, inserted, firstInserted,
                      options, result);
     record.converted = true;
-    if (options.remarks && options.diagnostics) {
-      std::string text;
-      llvm::raw_string_ostream remark(text);
-      remark << "'" << op->getName() << "' runs in " << candidate.type;
-      for (const FP8OperandScale &scale : record.scales)
-        remark << "; operand " << scale.operand << " scale "
-               << llvm::format("%g", scale.scale) << " ("
-               << stringifyFP8ScaleSource(scale.source)
-               << ", |x| <= " << llvm::format("%g", scale.maxAbs) << ")";
-      mlir::emitRemark(op->getLoc(), text);
-    }
+    remarkConverted(op, record, candidate.type);
     OpDecision decision = candidate.decision;
     decision.computeType = candidate.type;
     recordConverted(op, decision, std::move(record), result);
   }
-  summarizeFallbacks();
-  return success();
+}
+
+LogicalResult
+mlir::amp::convertContractionsToFP8(Operation *root,
+                                    const MixedPrecisionOptions &options,
+                                    FP8Conversion &result) {
+  // Without an FP8 target, only annotated ops ask for FP8.
+  if (!options.fp8Type) {
+    WalkResult found = walkTensorOps(root, [](Operation *op) {
+      return hasFP8Annotation(op) ? WalkResult::interrupt()
+                                  : WalkResult::advance();
+    });
+    if (!found.wasInterrupted())
+      return success();
+  }
+  // The contractions that would run in 16 bits, as the plan colors them;
+  // their scales, on the function as it is; the rewrites.
+  return FP8Stage(root, options, result).run();
 }

@@ -17,17 +17,13 @@
 
 #include "amp/Transforms/Passes.h"
 
+#include "PassOptionResolution.h"
 #include "ReportFile.h"
-#include "amp/Analysis/ObservedRanges.h"
-#include "amp/Report/HtmlReport.h"
-#include "amp/Transforms/ConstantPayloads.h"
 #include "amp/Transforms/MixedPrecision.h"
 #include "amp/Transforms/WeightOnly.h"
 #include "amp/Utils/CastUtils.h"
 #include "amp/Utils/ConversionMemo.h"
-#include "amp/Utils/OpNames.h"
 
-#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/SymbolTable.h"
@@ -37,12 +33,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/Support/Error.h"
-#include "llvm/Support/Format.h"
-#include "llvm/Support/FormatVariadic.h"
 
-#include <cmath>
-#include <limits>
 #include <memory>
 
 namespace mlir {
@@ -59,448 +50,48 @@ using namespace mlir::amp;
 
 namespace {
 
-/// What --amp-mixed-precision and --amp-plan-precision share: their options
-/// (the same list, Passes.td) and how they are resolved, once, into
-/// MixedPrecisionOptions; the options for one function (policy scope,
-/// observed ranges).
-template <typename Derived, template <typename> class BaseT>
-struct MixedPrecisionPassCommon : public BaseT<Derived> {
-  using Base = BaseT<Derived>;
-  using Base::Base;
-  using Base::accumulateType, Base::clampConstants, Base::fallbackType,
-      Base::foldConstantPayloads, Base::fp8MinMacs, Base::grayOps, Base::grayStrategy, Base::greenOps,
-      Base::keepIOTypes, Base::largeGrowth, Base::minMacs, Base::outputType,
-      Base::overflowType, Base::policy, Base::rangeAnalysis, Base::rangeMargin,
-      Base::ranges, Base::redOps, Base::remarks, Base::report, Base::skipLayers,
-      Base::targetType, Base::unknownOps, Base::weightOnly, Base::weightScales;
-
-  LogicalResult initialize(MLIRContext *ctx) override;
-
-protected:
-  /// The options for converting `op`: the resolved options with the policy
-  /// that applies there.
-  MixedPrecisionOptions optionsFor(Operation *op) const;
-  /// With ranges=: matches the observed ranges to the values of `func`
-  /// (before anything is converted: the keys are those of the model as
-  /// calibrated) and sets observedMaxAbs, warning about missing, stale and
-  /// unreached entries.
-  void attachObservedRanges(Operation *func,
-                            MixedPrecisionOptions &options) const;
-  /// The functions nested in `root` (not `root` itself), in pre-order.
-  static SmallVector<Operation *> collectFunctions(Operation *root);
-  /// With fold-constant-payloads: evaluates the constant parts of the
-  /// payloads of `func` (ConstantPayloads.h), before anything looks at its
-  /// ops. Returns the number of values evaluated.
-  unsigned foldPayloads(Operation *func) const {
-    return foldConstantPayloads ? amp::foldConstantPayloads(func).values : 0;
-  }
-
-  MixedPrecisionOptions resolved;
-  /// The policy given with `policy=`, if any.
-  PrecisionPolicyAttrInterface explicitPolicy;
-  /// The file given with `ranges=`, if any.
-  std::shared_ptr<const ObservedRanges> observedRanges;
-};
-
-#define AMP_COMMON_TEMPLATE                                                    \
-  template <typename Derived, template <typename> class BaseT>
-#define AMP_COMMON MixedPrecisionPassCommon<Derived, BaseT>
-
 struct AmpMixedPrecisionPass
-    : public MixedPrecisionPassCommon<AmpMixedPrecisionPass,
-                                      amp::impl::AmpMixedPrecisionPassBase> {
-  using MixedPrecisionPassCommon::MixedPrecisionPassCommon;
+    : public amp::impl::AmpMixedPrecisionPassBase<AmpMixedPrecisionPass> {
+  using Base::Base;
 
+  LogicalResult initialize(MLIRContext *ctx) override {
+    return resolver.resolve(ctx, getArgument(), readOptionValues(*this));
+  }
   void runOnOperation() override;
 
 private:
+  template <typename PassT>
+  friend PassOptionValues amp::readOptionValues(const PassT &);
   void updateStatistics(const FunctionConversion &conversion);
+  /// On a single function: converts it, keeping its signature.
+  LogicalResult convertFunction(FunctionOpInterface func);
+  /// On a container: converts every function nested in it.
+  LogicalResult convertModule(Operation *root);
+  /// Converts `functions` in `waves` (in parallel inside a wave), and
+  /// without keep-io-types updates each wave's public signatures.
+  LogicalResult convertWaves(Operation *root, ArrayRef<Operation *> functions,
+                             ArrayRef<SmallVector<size_t>> waves,
+                             ArrayRef<MixedPrecisionOptions> options,
+                             MutableArrayRef<FunctionConversion> conversions);
+
+  PassOptionResolver resolver;
 };
 
 struct AmpPlanPrecisionPass
-    : public MixedPrecisionPassCommon<AmpPlanPrecisionPass,
-                                      amp::impl::AmpPlanPrecisionPassBase> {
-  using MixedPrecisionPassCommon::MixedPrecisionPassCommon;
+    : public amp::impl::AmpPlanPrecisionPassBase<AmpPlanPrecisionPass> {
+  using Base::Base;
 
+  LogicalResult initialize(MLIRContext *ctx) override {
+    return resolver.resolve(ctx, getArgument(), readOptionValues(*this));
+  }
   void runOnOperation() override;
+
+private:
+  template <typename PassT>
+  friend PassOptionValues amp::readOptionValues(const PassT &);
+
+  PassOptionResolver resolver;
 };
-
-/// Parses a float type option; "target" names the target type.
-FailureOr<FloatType> parseFloatOption(MLIRContext *ctx, StringRef passName,
-                                      StringRef option, StringRef text,
-                                      FloatType target,
-                                      ArrayRef<StringRef> allowed) {
-  auto fail = [&]() -> FailureOr<FloatType> {
-    InFlightDiagnostic diag = emitError(UnknownLoc::get(ctx))
-                              << passName << ": invalid " << option
-                              << " '" << text << "'; expected one of: ";
-    llvm::interleaveComma(allowed, diag);
-    return failure();
-  };
-  if (!llvm::is_contained(allowed, text))
-    return fail();
-  if (text == "target")
-    return target;
-  Type type = parseType(text, ctx, /*numRead=*/nullptr, /*isKnownNullTerminated=*/false);
-  auto floatType = dyn_cast_or_null<FloatType>(type);
-  if (!floatType)
-    return fail();
-  return floatType;
-}
-
-AMP_COMMON_TEMPLATE
-LogicalResult AMP_COMMON::initialize(MLIRContext *ctx) {
-  StringRef passName = this->getArgument();
-  auto error = [&]() {
-    return emitError(UnknownLoc::get(ctx)) << passName << ": ";
-  };
-
-  FailureOr<FloatType> target =
-      parseFloatOption(ctx, passName, "target-type", targetType, FloatType(),
-                       {"f16", "bf16", "f8E4M3FN", "f8E5M2"});
-  if (failed(target))
-    return failure();
-  if (!report.empty() && !getReportFormat(report))
-    return error() << "report= '" << report
-                   << "' has an unknown extension; a report is "
-                   << getReportExtensions();
-  // With an FP8 target, the 16-bit type of everything else is the fallback
-  // type: the plan's target.
-  resolved.fp8Type = isFP8Type(*target) ? *target : FloatType();
-  FailureOr<FloatType> fallback =
-      parseFloatOption(ctx, passName, "fallback-type", fallbackType,
-                       FloatType(), {"f16", "bf16"});
-  if (failed(fallback))
-    return failure();
-  if (!resolved.fp8Type && fallbackType != "f16")
-    emitWarning(UnknownLoc::get(ctx))
-        << passName << ": fallback-type applies to an FP8 target-type "
-        << "(f8E4M3FN, f8E5M2) and is ignored with target-type=" << targetType;
-  resolved.target = resolved.fp8Type ? *fallback : *target;
-  std::string low;
-  llvm::raw_string_ostream(low) << resolved.target;
-  if (weightScales != "per-tensor" && weightScales != "per-channel")
-    return error() << "invalid weight-scales '" << weightScales
-                   << "'; expected one of: per-tensor, per-channel";
-  resolved.fp8PerChannelScales = weightScales == "per-channel";
-  if (fp8MinMacs < 0)
-    return error() << "fp8-min-macs must be non-negative, got "
-                   << static_cast<int64_t>(fp8MinMacs);
-  resolved.fp8MinMacs = fp8MinMacs;
-  if (weightOnly != "none") {
-    std::string message;
-    resolved.weightOnly = parseWeightQuantSpec(weightOnly, message);
-    if (!resolved.weightOnly)
-      return error() << "weight-only: " << message << " or none";
-    if (resolved.fp8Type)
-      return error() << "weight-only=" << weightOnly
-                     << " keeps the activations in 16 bits and cannot be "
-                        "combined with an FP8 target-type (" << targetType
-                     << "); annotate single ops with amp.weights instead";
-  }
-
-  FailureOr<FloatType> accumulate =
-      parseFloatOption(ctx, passName, "accumulate-type", accumulateType,
-                       resolved.target, {"f32", "target", low});
-  FailureOr<FloatType> output =
-      parseFloatOption(ctx, passName, "output-type", outputType,
-                       resolved.target, {"target", "f32", low});
-  if (failed(accumulate) || failed(output))
-    return failure();
-  if (minMacs < 0)
-    return error() << "min-macs must be non-negative, got "
-                   << static_cast<int64_t>(minMacs);
-
-  resolved.policy = cast<PrecisionPolicyAttrInterface>(
-      DefaultPolicyAttr::get(ctx, *accumulate, *output, minMacs));
-  FloatType target16 = resolved.target;
-  if (!policy.empty()) {
-    // Parse quietly and report the parser's message as part of ours.
-    std::string parseError;
-    Attribute attr;
-    {
-      ScopedDiagnosticHandler quiet(ctx, [&](Diagnostic &diag) {
-        if (parseError.empty())
-          parseError = diag.str();
-        return success();
-      });
-      attr = parseAttribute(policy, ctx);
-    }
-    if (!attr)
-      return error() << "cannot parse policy '" << policy
-                     << "': " << parseError;
-    explicitPolicy = dyn_cast<PrecisionPolicyAttrInterface>(attr);
-    if (!explicitPolicy)
-      return error() << "policy " << attr
-                     << " does not implement PrecisionPolicyAttrInterface";
-    if (accumulateType.hasValue() || outputType.hasValue() ||
-        minMacs.hasValue())
-      emitWarning(UnknownLoc::get(ctx))
-          << passName
-          << ": accumulate-type, output-type and min-macs "
-             "configure the default policy and are ignored with policy=";
-  }
-
-  // Op lists: every name must be a known op, in one list only.
-  resolved.userColors.clear();
-  auto addList = [&](const Pass::ListOption<std::string> &list, StringRef name,
-                     Color color) -> LogicalResult {
-    for (const std::string &opName : list) {
-      std::string reason;
-      switch (checkOpName(ctx, opName, reason)) {
-      case OpNameStatus::Unregistered:
-        // With --allow-unregistered-dialect, names of unregistered ops are
-        // legitimate and cannot be checked.
-        resolved.userColors.try_emplace(opName, color);
-        continue;
-      case OpNameStatus::Unknown: {
-        InFlightDiagnostic diag = error() << "unknown op name '" << opName
-                                          << "' in " << name << "=";
-        if (!reason.empty())
-          diag << " " << reason;
-        return diag;
-      }
-      case OpNameStatus::Registered:
-        break;
-      }
-      auto [it, inserted] = resolved.userColors.try_emplace(opName, color);
-      if (!inserted && it->second != color)
-        return error() << "op '" << opName << "' is in two lists ("
-                       << stringifyColor(it->second) << " and " << name
-                       << ")";
-    }
-    return success();
-  };
-  if (failed(addList(greenOps, "green", Color::green)) ||
-      failed(addList(grayOps, "gray", Color::gray)) ||
-      failed(addList(redOps, "red", Color::red)))
-    return failure();
-
-  resolved.skipLayers.assign(skipLayers.begin(), skipLayers.end());
-  if (unknownOps == "red")
-    resolved.unknownOps = UnknownOpPolicy::Red;
-  else if (unknownOps == "gray")
-    resolved.unknownOps = UnknownOpPolicy::Gray;
-  else if (unknownOps == "error")
-    resolved.unknownOps = UnknownOpPolicy::Error;
-  else
-    return error() << "invalid unknown-ops '" << unknownOps
-                   << "'; expected one of: red, gray, error";
-  if (grayStrategy == "min-bytes")
-    resolved.grayStrategy = GrayStrategy::MinBytes;
-  else if (grayStrategy == "fewest-casts")
-    resolved.grayStrategy = GrayStrategy::FewestCasts;
-  else if (grayStrategy == "follow")
-    resolved.grayStrategy = GrayStrategy::Follow;
-  else
-    return error() << "invalid gray-strategy '" << grayStrategy
-                   << "'; expected one of: min-bytes, fewest-casts, follow";
-  FailureOr<FloatType> overflow =
-      parseFloatOption(ctx, passName, "overflow-type", overflowType, target16,
-                       {"f32", "f16", "bf16"});
-  if (failed(overflow))
-    return failure();
-  if (*overflow == target16)
-    return error() << "overflow-type must differ from "
-                   << (resolved.fp8Type ? "fallback-type" : "target-type")
-                   << " (" << low
-                   << "): it is the type of ops whose values do not fit it";
-  resolved.overflowType = overflow->isF32() ? FloatType() : *overflow;
-  if (rangeAnalysis == "walk")
-    resolved.rangeAnalysis = RangeAnalysisKind::Walk;
-  else if (rangeAnalysis == "dataflow")
-    resolved.rangeAnalysis = RangeAnalysisKind::Dataflow;
-  else if (rangeAnalysis == "off")
-    resolved.rangeAnalysis = RangeAnalysisKind::Off;
-  else
-    return error() << "invalid range-analysis '" << rangeAnalysis
-                   << "'; expected one of: walk, dataflow, off";
-  observedRanges.reset();
-  if (!(rangeMargin >= 1.0) || std::isinf(rangeMargin))
-    return error() << "range-margin must be a finite number of at least 1, "
-                      "got "
-                   << llvm::formatv("{0}", static_cast<double>(rangeMargin))
-                          .str();
-  if (!ranges.empty()) {
-    llvm::Expected<ObservedRanges> loaded = ObservedRanges::load(ranges);
-    if (!loaded)
-      return error() << "ranges=: " << llvm::toString(loaded.takeError());
-    if (loaded->empty())
-      return error() << "ranges=: " << ranges
-                     << " has no functions: nothing to match";
-    observedRanges =
-        std::make_shared<const ObservedRanges>(std::move(*loaded));
-  } else if (rangeMargin != 2.0) {
-    emitWarning(UnknownLoc::get(ctx))
-        << passName << ": range-margin applies to observed ranges "
-           "and is ignored without ranges=";
-  }
-  if (!(largeGrowth == 0.0 || largeGrowth >= 1.0) || std::isinf(largeGrowth))
-    return error()
-           << "large-growth must be 0 (off) or a finite number of "
-              "at least 1, got "
-           << llvm::formatv("{0}", static_cast<double>(largeGrowth)).str();
-  resolved.largeGrowth = largeGrowth;
-  resolved.clampConstants = clampConstants;
-  resolved.countConstantBytes = !report.empty();
-  resolved.recordDecisions = !report.empty();
-  resolved.keepIOTypes = keepIOTypes;
-  resolved.remarks = remarks;
-  return success();
-}
-
-AMP_COMMON_TEMPLATE
-SmallVector<Operation *> AMP_COMMON::collectFunctions(Operation *root) {
-  SmallVector<Operation *> functions;
-  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (op == root)
-      return WalkResult::advance();
-    if (auto func = dyn_cast<FunctionOpInterface>(op)) {
-      if (!func.isExternal())
-        functions.push_back(op);
-      return WalkResult::skip();
-    }
-    return WalkResult::advance();
-  });
-  return functions;
-}
-
-AMP_COMMON_TEMPLATE
-MixedPrecisionOptions AMP_COMMON::optionsFor(Operation *op) const {
-  MixedPrecisionOptions options = resolved;
-  if (explicitPolicy) {
-    options.policy = explicitPolicy;
-    return options;
-  }
-  for (Operation *scope = op; scope; scope = scope->getParentOp())
-    if (auto policyAttr = scope->getAttrOfType<PrecisionPolicyAttrInterface>(
-            AmpDialect::getPolicyAttrName())) {
-      options.policy = policyAttr;
-      break;
-    }
-  return options;
-}
-
-AMP_COMMON_TEMPLATE
-void AMP_COMMON::attachObservedRanges(
-    Operation *funcOp, MixedPrecisionOptions &options) const {
-  if (!observedRanges)
-    return;
-  auto func = cast<FunctionOpInterface>(funcOp);
-  StringRef name;
-  if (auto symName = funcOp->getAttrOfType<StringAttr>(
-          SymbolTable::getSymbolAttrName()))
-    name = symName.getValue();
-  // The function's arguments (entries keyed by position; the FP8 stage
-  // scales inputs with them).
-  auto arguments = std::make_shared<DenseMap<unsigned, double>>();
-  for (BlockArgument arg : func.getArguments())
-    if (const ObservedRange *entry =
-            observedRanges->lookupArgument(name, arg.getArgNumber()))
-      if (entry->count || entry->nonfinite)
-        (*arguments)[arg.getArgNumber()] =
-            entry->nonfinite ? std::numeric_limits<double>::infinity()
-                             : entry->maxAbs;
-  if (!arguments->empty()) {
-    options.observedMargin = rangeMargin;
-    Region *body = &func.getFunctionBody();
-    options.observedArgumentMaxAbs =
-        [arguments, body](BlockArgument arg) -> std::optional<double> {
-      if (arg.getOwner() != &body->front())
-        return std::nullopt;
-      auto it = arguments->find(arg.getArgNumber());
-      if (it == arguments->end())
-        return std::nullopt;
-      return it->second;
-    };
-  }
-
-  const std::vector<ObservedRange> *entries = observedRanges->find(name);
-  if (!entries) {
-    unsigned values = 0;
-    forEachObservedValue(func, [&](Operation *, unsigned, unsigned) {
-      ++values;
-    });
-    if (values)
-      emitWarning(funcOp->getLoc())
-          << this->getArgument() << ": " << ranges << " has no entries for @"
-          << name << ": its " << values
-          << " values are converted on static ranges alone";
-    return;
-  }
-
-  // The first missing, stale and unreached value of each kind is named.
-  struct Problem {
-    unsigned count = 0;
-    std::string first;
-  };
-  Problem missing, stale, unreached;
-  auto note = [](Problem &problem, const llvm::Twine &what) {
-    if (problem.count++ == 0)
-      problem.first = what.str();
-  };
-  auto observed = std::make_shared<DenseMap<Value, double>>();
-  unsigned values = 0;
-  forEachObservedValue(func, [&](Operation *op, unsigned result,
-                                 unsigned index) {
-    ++values;
-    StringRef opName = op->getName().getStringRef();
-    std::string location = describeLocation(op->getLoc());
-    std::string here = llvm::formatv("entry {0} ({1} at {2})", index, opName,
-                                     location)
-                           .str();
-    const ObservedRange *entry = observedRanges->lookup(name, index);
-    if (!entry)
-      return note(missing, here);
-    if (entry->op != opName || !isSameLocation(entry->location, location) ||
-        entry->result != result)
-      return note(stale, llvm::formatv("{0}: the file has {1} at {2}", here,
-                                       entry->op, entry->location)
-                             .str());
-    if (entry->count == 0 && entry->nonfinite == 0)
-      return note(unreached, here);
-    // A value that was not finite in FP32 already is kept as it was.
-    double maxAbs = entry->nonfinite
-                        ? std::numeric_limits<double>::infinity()
-                        : entry->maxAbs;
-    (*observed)[op->getResult(result)] = maxAbs;
-  });
-  unsigned extra = 0;
-  for (unsigned i = values; i < entries->size(); ++i)
-    extra += !(*entries)[i].op.empty();
-  if (extra)
-    note(stale, llvm::formatv("{0} entries beyond the function's {1} values",
-                              extra, values)
-                    .str());
-
-  auto warn = [&](const Problem &problem, StringRef what) {
-    if (problem.count)
-      emitWarning(funcOp->getLoc())
-          << this->getArgument() << ": " << problem.count << " of the " << values
-          << " values of @" << name << " " << what << " in " << ranges
-          << " (first: " << problem.first
-          << "); they are converted on static ranges alone";
-  };
-  warn(missing, "have no entry");
-  warn(unreached, "were never reached on the samples");
-  if (stale.count)
-    emitWarning(funcOp->getLoc())
-        << this->getArgument() << ": " << stale.count << " stale entr"
-        << (stale.count == 1 ? "y" : "ies") << " for @" << name << " in "
-        << ranges << " (the model changed since calibration; first: "
-        << stale.first << "): not used";
-
-  if (observed->empty())
-    return;
-  options.observedMargin = rangeMargin;
-  options.observedMaxAbs =
-      [observed](OpResult result) -> std::optional<double> {
-    auto it = observed->find(result);
-    if (it == observed->end())
-      return std::nullopt;
-    return it->second;
-  };
-}
 
 void AmpMixedPrecisionPass::updateStatistics(
     const FunctionConversion &conversion) {
@@ -599,44 +190,75 @@ orderCalleesFirst(Operation *root, ArrayRef<Operation *> functions) {
 
 void AmpMixedPrecisionPass::runOnOperation() {
   Operation *root = getOperation();
-  MLIRContext *ctx = &getContext();
-
-  // On a single function: convert it, keeping its signature.
   if (auto func = dyn_cast<FunctionOpInterface>(root)) {
-    if (func.isExternal())
-      return;
-    if (!report.empty()) {
-      emitError(root->getLoc())
-          << "report= needs amp-mixed-precision to run on a module, not on "
-             "each function";
-      return signalPassFailure();
-    }
-    if (!keepIOTypes)
-      emitWarning(root->getLoc())
-          << "keep-io-types=false changes signatures only when "
-             "amp-mixed-precision runs on a module (call sites must change "
-             "too): the signature of this function is kept";
-    numFoldedPayloadValues += foldPayloads(root);
-    MixedPrecisionOptions options = optionsFor(root);
-    options.keepIOTypes = true;
-    attachObservedRanges(root, options);
-    FunctionConversion conversion;
-    if (failed(convertToMixedPrecision(root, options, &conversion)))
-      return signalPassFailure();
-    updateStatistics(conversion);
+    if (!func.isExternal() && failed(convertFunction(func)))
+      signalPassFailure();
     return;
   }
+  if (failed(convertModule(root)))
+    signalPassFailure();
+}
 
-  // On a container: every function nested in it, in parallel.
+LogicalResult AmpMixedPrecisionPass::convertFunction(FunctionOpInterface func) {
+  Operation *root = func.getOperation();
+  if (!report.empty())
+    return emitError(root->getLoc())
+           << "report= needs amp-mixed-precision to run on a module, not on "
+              "each function";
+  if (!keepIOTypes)
+    emitWarning(root->getLoc())
+        << "keep-io-types=false changes signatures only when "
+           "amp-mixed-precision runs on a module (call sites must change "
+           "too): the signature of this function is kept";
+  numFoldedPayloadValues += resolver.foldPayloads(root);
+  MixedPrecisionOptions options = resolver.optionsFor(root);
+  options.keepIOTypes = true;
+  resolver.attachObservedRanges(root, options);
+  FunctionConversion conversion;
+  if (failed(convertToMixedPrecision(root, options, &conversion)))
+    return failure();
+  updateStatistics(conversion);
+  return success();
+}
+
+LogicalResult AmpMixedPrecisionPass::convertWaves(
+    Operation *root, ArrayRef<Operation *> functions,
+    ArrayRef<SmallVector<size_t>> waves,
+    ArrayRef<MixedPrecisionOptions> options,
+    MutableArrayRef<FunctionConversion> conversions) {
+  MLIRContext *ctx = &getContext();
+  CallSiteCasts callSiteCasts;
+  ParallelDiagnosticHandler diagHandler(ctx);
+  for (ArrayRef<size_t> wave : waves) {
+    LogicalResult converted = failableParallelForEach(ctx, wave, [&](size_t i) {
+      diagHandler.setOrderIDForThread(i);
+      LogicalResult result =
+          convertToMixedPrecision(functions[i], options[i], &conversions[i],
+                                  callSiteCasts.takeCastsIn(functions[i]));
+      diagHandler.eraseOrderIDForThread();
+      return result;
+    });
+    if (failed(converted))
+      return failure();
+    if (!keepIOTypes)
+      for (size_t i : wave)
+        (void)updatePublicSignature(functions[i], root, resolver.get().target,
+                                    &callSiteCasts);
+  }
+  return success();
+}
+
+LogicalResult AmpMixedPrecisionPass::convertModule(Operation *root) {
+  // Every function nested in the container, in parallel.
   SmallVector<Operation *> functions = collectFunctions(root);
 
   SmallVector<FunctionConversion, 0> conversions(functions.size());
   SmallVector<MixedPrecisionOptions, 0> options;
   options.reserve(functions.size());
   for (Operation *func : functions) {
-    numFoldedPayloadValues += foldPayloads(func);
-    options.push_back(optionsFor(func));
-    attachObservedRanges(func, options.back());
+    numFoldedPayloadValues += resolver.foldPayloads(func);
+    options.push_back(resolver.optionsFor(func));
+    resolver.attachObservedRanges(func, options.back());
     // The rounds to a fixed point are taken here, over the whole module (a
     // callee's conversion can change what its callers' plans see), and
     // decidedByRanges reads the records.
@@ -652,31 +274,8 @@ void AmpMixedPrecisionPass::runOnOperation() {
       keepIOTypes ? SmallVector<SmallVector<size_t>>{llvm::to_vector(
                         llvm::seq<size_t>(0, functions.size()))}
                   : orderCalleesFirst(root, functions);
-  auto convertAll = [&](ArrayRef<MixedPrecisionOptions> options,
-                        MutableArrayRef<FunctionConversion> conversions) {
-    CallSiteCasts callSiteCasts;
-    ParallelDiagnosticHandler diagHandler(ctx);
-    for (ArrayRef<size_t> wave : waves) {
-      LogicalResult converted =
-          failableParallelForEach(ctx, wave, [&](size_t i) {
-            diagHandler.setOrderIDForThread(i);
-            LogicalResult result = convertToMixedPrecision(
-                functions[i], options[i], &conversions[i],
-                callSiteCasts.takeCastsIn(functions[i]));
-            diagHandler.eraseOrderIDForThread();
-            return result;
-          });
-      if (failed(converted))
-        return failure();
-      if (!keepIOTypes)
-        for (size_t i : wave)
-          (void)updatePublicSignature(functions[i], root, resolved.target,
-                                      &callSiteCasts);
-    }
-    return success();
-  };
-  if (failed(convertAll(options, conversions)))
-    return signalPassFailure();
+  if (failed(convertWaves(root, functions, waves, options, conversions)))
+    return failure();
 
   // A fixed point in one run (see convertToMixedPrecision): when a plan
   // used a range, the module is converted again, quietly, until it no
@@ -689,8 +288,8 @@ void AmpMixedPrecisionPass::runOnOperation() {
     for (int round = 1; round < kMaxConversionRounds; ++round) {
       OperationFingerPrint before(root);
       SmallVector<FunctionConversion, 0> again(functions.size());
-      if (failed(convertAll(options, again)))
-        return signalPassFailure();
+      if (failed(convertWaves(root, functions, waves, options, again)))
+        return failure();
       if (OperationFingerPrint(root) == before)
         break;
       for (auto [conversion, later] : llvm::zip(conversions, again))
@@ -706,11 +305,12 @@ void AmpMixedPrecisionPass::runOnOperation() {
 
   // An FP8 report names the FP8 type as the target and the 16-bit type as
   // the fallback.
-  if (!report.empty() &&
-      failed(writeReportFile(
-          root, report, resolved.fp8Type ? resolved.fp8Type : resolved.target,
-          conversions, resolved.fp8Type ? resolved.target : FloatType())))
-    return signalPassFailure();
+  const MixedPrecisionOptions &resolved = resolver.get();
+  if (report.empty())
+    return success();
+  return writeReportFile(
+      root, report, resolved.fp8Type ? resolved.fp8Type : resolved.target,
+      conversions, resolved.fp8Type ? resolved.target : FloatType());
 }
 
 } // namespace
@@ -755,7 +355,7 @@ void annotateDecisions(const PrecisionPlan &plan,
 
 void AmpPlanPrecisionPass::runOnOperation() {
   Operation *root = getOperation();
-  if (resolved.fp8Type) {
+  if (resolver.get().fp8Type) {
     emitError(root->getLoc())
         << "amp-plan-precision: target-type=" << targetType
         << " is not supported: FP8 decisions come with scales, which only a "
@@ -781,11 +381,11 @@ void AmpPlanPrecisionPass::runOnOperation() {
   SmallVector<MixedPrecisionOptions, 0> options;
   options.reserve(functions.size());
   for (Operation *func : functions) {
-    foldPayloads(func);
-    options.push_back(optionsFor(func));
+    resolver.foldPayloads(func);
+    options.push_back(resolver.optionsFor(func));
     options.back().recordDecisions = false;
     options.back().countConstantBytes = false;
-    attachObservedRanges(func, options.back());
+    resolver.attachObservedRanges(func, options.back());
   }
   ParallelDiagnosticHandler diagHandler(&getContext());
   LogicalResult planned = failableParallelForEach(

@@ -68,20 +68,24 @@ bool mlir::amp::isSignatureUpdatable(Operation *op, Operation *module) {
              SymbolTable::Visibility::Public;
 }
 
-int64_t mlir::amp::updatePublicSignature(Operation *op, Operation *module,
-                                         FloatType target,
-                                         RewriterBase::Listener *listener) {
-  if (!isSignatureUpdatable(op, module))
-    return 0;
-  auto func = cast<FunctionOpInterface>(op);
-  IRRewriter rewriter(module->getContext(), listener);
-  Block &entry = func.getFunctionBody().front();
-  SmallVector<Type> argTypes(func.getArgumentTypes());
-  SmallVector<Type> resultTypes(func.getResultTypes());
-
-  // Decide first: the arguments only cast down to the target type, the
-  // results that every return produces by casting up from it.
+namespace {
+/// What updatePublicSignature changes in one function.
+struct SignatureChange {
+  SmallVector<Type> argTypes, resultTypes;
+  /// The arguments that become the target type, each with its casts down.
   SmallVector<std::pair<unsigned, SmallVector<Operation *>>> newArgs;
+  /// The return-like terminators, and the results they all produce by
+  /// casting up from the target type.
+  SmallVector<Operation *> returns;
+  SmallVector<unsigned> changedResults;
+
+  bool empty() const { return newArgs.empty() && changedResults.empty(); }
+};
+} // namespace
+
+/// The arguments that are only cast down to the target type.
+static void decideArguments(Block &entry, FloatType target,
+                            SignatureChange &change) {
   for (BlockArgument arg : entry.getArguments()) {
     if (!isCastableFloatType(arg.getType()) ||
         !getScalarType(arg.getType()).isF32() || arg.use_empty())
@@ -89,22 +93,27 @@ int64_t mlir::amp::updatePublicSignature(Operation *op, Operation *module,
     SmallVector<Operation *> castsDown = getCastsDown(arg, target);
     if (castsDown.empty())
       continue;
-    argTypes[arg.getArgNumber()] = castsDown.front()->getResult(0).getType();
-    newArgs.push_back({arg.getArgNumber(), std::move(castsDown)});
+    change.argTypes[arg.getArgNumber()] =
+        castsDown.front()->getResult(0).getType();
+    change.newArgs.push_back({arg.getArgNumber(), std::move(castsDown)});
   }
+}
 
-  SmallVector<Operation *> returns;
+/// The results that every return produces by casting up from the target
+/// type (the same source type at each).
+static void decideResults(FunctionOpInterface func, FloatType target,
+                          SignatureChange &change) {
   for (Block &block : func.getFunctionBody())
     if (Operation *term = block.getTerminator();
         term && term->hasTrait<OpTrait::ReturnLike>())
-      returns.push_back(term);
-  SmallVector<unsigned> changedResults;
-  for (unsigned i = 0, e = resultTypes.size(); i < e && !returns.empty();
+      change.returns.push_back(term);
+  SmallVector<Type> &resultTypes = change.resultTypes;
+  for (unsigned i = 0, e = resultTypes.size(); i < e && !change.returns.empty();
        ++i) {
     if (!getScalarType(resultTypes[i]).isF32())
       continue;
     Type newType;
-    bool all = llvm::all_of(returns, [&](Operation *ret) {
+    bool all = llvm::all_of(change.returns, [&](Operation *ret) {
       if (ret->getNumOperands() != e)
         return false;
       Value source = getFloatCastSource(ret->getOperand(i).getDefiningOp());
@@ -118,30 +127,23 @@ int64_t mlir::amp::updatePublicSignature(Operation *op, Operation *module,
     if (!all)
       continue;
     resultTypes[i] = newType;
-    changedResults.push_back(i);
+    change.changedResults.push_back(i);
   }
-  if (newArgs.empty() && changedResults.empty())
-    return 0;
+}
 
-  // A signature changes only with all of its call sites.
-  std::optional<SmallVector<CallOpInterface>> calls =
-      getUpdatableCalls(func, module);
-  if (!calls) {
-    mlir::emitRemark(func->getLoc()) << "keep-io-types=false: the signature of @"
-                       << SymbolTable::getSymbolName(func).getValue()
-                       << " is kept: not all of its uses are calls that can "
-                          "be updated";
-    return 0;
-  }
-
-  for (auto &[index, castsDown] : newArgs) {
+/// Retypes the function: its arguments replace their casts down, its
+/// returns pass the sources of their casts up.
+static void applyToFunction(RewriterBase &rewriter, FunctionOpInterface func,
+                            const SignatureChange &change) {
+  Block &entry = func.getFunctionBody().front();
+  for (auto &[index, castsDown] : change.newArgs) {
     BlockArgument arg = entry.getArgument(index);
-    arg.setType(argTypes[index]);
+    arg.setType(change.argTypes[index]);
     for (Operation *castOp : castsDown)
       rewriter.replaceOp(castOp, arg);
   }
-  for (unsigned i : changedResults) {
-    for (Operation *ret : returns) {
+  for (unsigned i : change.changedResults) {
+    for (Operation *ret : change.returns) {
       Operation *castOp = ret->getOperand(i).getDefiningOp();
       rewriter.modifyOpInPlace(
           ret, [&] { ret->setOperand(i, castOp->getOperand(0)); });
@@ -149,46 +151,83 @@ int64_t mlir::amp::updatePublicSignature(Operation *op, Operation *module,
         rewriter.eraseOp(castOp);
     }
   }
-  func.setType(
-      FunctionType::get(module->getContext(), argTypes, resultTypes));
+  func.setType(FunctionType::get(func->getContext(), change.argTypes,
+                                 change.resultTypes));
+}
 
-  // Call sites inside the module keep their types through casts, which fold
-  // with the casts already there: an argument that is an exact widening
-  // passes its source, a result cast back down is the result itself.
-  for (CallOpInterface call : *calls) {
-    rewriter.setInsertionPoint(call);
-    DenseMap<Value, Value> narrowed; // One cast per value at this call.
-    for (auto &[i, castsDown] : newArgs) {
-      OpOperand &operand = call.getArgOperandsMutable()[i];
-      Value value = operand.get();
-      Value &narrow = narrowed[value];
-      if (!narrow) {
-        Value source = getFloatCastSource(value.getDefiningOp());
-        narrow = source && source.getType() == argTypes[i]
-                     ? source
-                     : createFloatCast(rewriter, call.getLoc(), value, target,
-                                       isTosaOp(value.getDefiningOp()));
-      }
-      rewriter.modifyOpInPlace(call, [&] { operand.set(narrow); });
+/// A call site keeps its types through casts, which fold with the casts
+/// already there: an argument that is an exact widening passes its source,
+/// a result cast back down is the result itself.
+static void updateCallSite(RewriterBase &rewriter, CallOpInterface call,
+                           FloatType target, const SignatureChange &change) {
+  rewriter.setInsertionPoint(call);
+  DenseMap<Value, Value> narrowed; // One cast per value at this call.
+  for (auto &[i, castsDown] : change.newArgs) {
+    OpOperand &operand = call.getArgOperandsMutable()[i];
+    Value value = operand.get();
+    Value &narrow = narrowed[value];
+    if (!narrow) {
+      Value source = getFloatCastSource(value.getDefiningOp());
+      narrow = source && source.getType() == change.argTypes[i]
+                   ? source
+                   : createFloatCast(rewriter, call.getLoc(), value, target,
+                                     isTosaOp(value.getDefiningOp()));
     }
-    rewriter.setInsertionPointAfter(call);
-    for (unsigned i : changedResults) {
-      Value result = call->getResult(i);
-      Type oldType = result.getType();
-      rewriter.modifyOpInPlace(call, [&] { result.setType(resultTypes[i]); });
-      Value wide = createFloatCast(rewriter, call.getLoc(), result,
-                                   getScalarType(oldType),
-                                   /*preferTosa=*/false);
-      rewriter.replaceAllUsesExcept(result, wide, wide.getDefiningOp());
-      for (Operation *user : llvm::make_early_inc_range(wide.getUsers()))
-        if (getFloatCastSource(user) &&
-            user->getResult(0).getType() == result.getType())
-          rewriter.replaceOp(user, result);
-      if (wide.use_empty())
-        rewriter.eraseOp(wide.getDefiningOp());
-    }
+    rewriter.modifyOpInPlace(call, [&] { operand.set(narrow); });
   }
-  return newArgs.size() + changedResults.size();
+  rewriter.setInsertionPointAfter(call);
+  for (unsigned i : change.changedResults) {
+    Value result = call->getResult(i);
+    Type oldType = result.getType();
+    rewriter.modifyOpInPlace(call,
+                             [&] { result.setType(change.resultTypes[i]); });
+    Value wide =
+        createFloatCast(rewriter, call.getLoc(), result, getScalarType(oldType),
+                        /*preferTosa=*/false);
+    rewriter.replaceAllUsesExcept(result, wide, wide.getDefiningOp());
+    for (Operation *user : llvm::make_early_inc_range(wide.getUsers()))
+      if (getFloatCastSource(user) &&
+          user->getResult(0).getType() == result.getType())
+        rewriter.replaceOp(user, result);
+    if (wide.use_empty())
+      rewriter.eraseOp(wide.getDefiningOp());
+  }
+}
+
+int64_t mlir::amp::updatePublicSignature(Operation *op, Operation *module,
+                                         FloatType target,
+                                         RewriterBase::Listener *listener) {
+  if (!isSignatureUpdatable(op, module))
+    return 0;
+  auto func = cast<FunctionOpInterface>(op);
+  IRRewriter rewriter(module->getContext(), listener);
+
+  // Decide first: the arguments only cast down to the target type, the
+  // results that every return produces by casting up from it.
+  SignatureChange change;
+  change.argTypes.assign(func.getArgumentTypes().begin(),
+                         func.getArgumentTypes().end());
+  change.resultTypes.assign(func.getResultTypes().begin(),
+                            func.getResultTypes().end());
+  decideArguments(func.getFunctionBody().front(), target, change);
+  decideResults(func, target, change);
+  if (change.empty())
+    return 0;
+
+  // A signature changes only with all of its call sites.
+  std::optional<SmallVector<CallOpInterface>> calls =
+      getUpdatableCalls(func, module);
+  if (!calls) {
+    mlir::emitRemark(func->getLoc())
+        << "keep-io-types=false: the signature of @"
+        << SymbolTable::getSymbolName(func).getValue()
+        << " is kept: not all of its uses are calls that can be updated";
+    return 0;
+  }
+  applyToFunction(rewriter, func, change);
+  for (CallOpInterface call : *calls)
+    updateCallSite(rewriter, call, target, change);
+  return change.newArgs.size() + change.changedResults.size();
 }
 
 int64_t mlir::amp::updatePublicSignatures(Operation *module,

@@ -438,31 +438,46 @@ bool mlir::amp::hasWeightOnlyForm(Operation *op, const OpDecision &d,
   return findCandidate(op, d, spec, why).has_value();
 }
 
-LogicalResult
-mlir::amp::convertWeightOnlyContractions(Operation *root,
-                                         const MixedPrecisionOptions &options,
-                                         FP8Conversion &result) {
-  if (!options.weightOnly && !hasWeightsAnnotation(root))
-    return success();
-  PrecisionPlan colors(root, options);
-  if (failed(colors.runColors()))
-    return failure();
+namespace {
+/// One run of the weight-only stage over `root`: the candidates, their
+/// fallbacks (with the remarks about them) and their rewrites.
+class WeightOnlyStage : public ContractionStage {
+public:
+  using ContractionStage::ContractionStage;
 
-  unsigned unremarked = 0;
-  auto fallback = [&](const Candidate &c, const std::string &why) {
-    FP8Record record;
-    record.type = c.decision.computeType;
-    record.weights = c.spec;
-    record.why = why;
-    result.fallbacks[c.op] = {Reason::NoWeightOnlyForm, record};
-    if (!options.diagnostics)
-      return;
-    if (c.annotated || options.remarks)
-      mlir::emitRemark(c.op->getLoc(), describeFallback(c.op, c.spec, why));
-    else
-      ++unremarked;
-  };
+private:
+  /// The contractions of `colors` that run in 16 bits and ask for low-bit
+  /// weights with a constant weight; a fallback for each other one.
+  void findCandidates(PrecisionPlan &colors) override;
+  /// Rewrites the candidates with their weights quantized.
+  void rewriteCandidates() override;
+  void summarizeFallbacks() override;
+
+  void fallback(const Candidate &c, const std::string &why);
+  /// Rewrites `c`; false (its new ops erased) when its form is not built.
+  bool rewrite(IRRewriter &rewriter, InsertedOps &inserted,
+               WeightOnlyCache &cache, const Candidate &c);
+
   std::vector<Candidate> candidates;
+  unsigned unremarked = 0;
+};
+} // namespace
+
+void WeightOnlyStage::fallback(const Candidate &c, const std::string &why) {
+  FP8Record record;
+  record.type = c.decision.computeType;
+  record.weights = c.spec;
+  record.why = why;
+  result.fallbacks[c.op] = {Reason::NoWeightOnlyForm, record};
+  if (!options.diagnostics)
+    return;
+  if (c.annotated || options.remarks)
+    mlir::emitRemark(c.op->getLoc(), describeFallback(c.op, c.spec, why));
+  else
+    ++unremarked;
+}
+
+void WeightOnlyStage::findCandidates(PrecisionPlan &colors) {
   StringRef annotation = AmpDialect::WeightsAttrHelper::getNameStr();
   for (auto [i, op] : llvm::enumerate(colors.getOps())) {
     const OpDecision &d = colors.getDecision(i);
@@ -494,56 +509,74 @@ mlir::amp::convertWeightOnlyContractions(Operation *root,
     candidate->annotated = annotated;
     candidates.push_back(std::move(*candidate));
   }
+}
 
+bool WeightOnlyStage::rewrite(IRRewriter &rewriter, InsertedOps &inserted,
+                              WeightOnlyCache &cache, const Candidate &c) {
+  Operation *op = c.op;
+  FP8Record record;
+  record.type = c.decision.computeType;
+  record.weights = c.spec;
+  size_t firstInserted = inserted.ops.size();
+  WeightOnlyBuilder builder(op, record.type, c.weightOperand, c.channelDim,
+                            c.source, c.spec, cache, record);
+  FailureOr<Value> replacement =
+      getMixedPrecisionInterface(op).rewriteInFP8(rewriter, builder);
+  if (failed(replacement) || !*replacement) {
+    eraseUnusedSince(rewriter, inserted, firstInserted, [&](Operation *made) {
+      forgetResultsOf(cache.weights, made);
+      forgetResultsOf(cache.activations, made);
+      for (Value result : made->getResults())
+        cache.stored.erase(result);
+    });
+    fallback(c, builder.failure.empty()
+                    ? "its weight-only form could not be built"
+                    : builder.failure);
+    return false;
+  }
+  adoptReplacement(rewriter, op, *replacement, inserted, firstInserted, options,
+                   result);
+  record.converted = true;
+  if (options.remarks && options.diagnostics)
+    mlir::emitRemark(op->getLoc(),
+                     llvm::formatv("'{0}' runs in {1} with {2} weights "
+                                   "({3} bytes, {4} in {1})",
+                                   op->getName(), record.type, c.spec.str(),
+                                   record.weightBytesStored,
+                                   record.weightBytes16)
+                         .str());
+  recordConverted(op, c.decision, std::move(record), result);
+  return true;
+}
+
+void WeightOnlyStage::rewriteCandidates() {
   WeightOnlyCache cache;
   InsertedOps inserted;
   IRRewriter rewriter(root->getContext(), &inserted);
-  for (Candidate &c : candidates) {
-    Operation *op = c.op;
-    if (!op->getBlock())
-      continue;
-    FP8Record record;
-    record.type = c.decision.computeType;
-    record.weights = c.spec;
-    size_t firstInserted = inserted.ops.size();
-    WeightOnlyBuilder builder(op, record.type, c.weightOperand, c.channelDim,
-                              c.source, c.spec, cache, record);
-    FailureOr<Value> replacement =
-        getMixedPrecisionInterface(op).rewriteInFP8(rewriter, builder);
-    if (failed(replacement) || !*replacement) {
-      eraseUnusedSince(rewriter, inserted, firstInserted, [&](Operation *made) {
-        forgetResultsOf(cache.weights, made);
-        forgetResultsOf(cache.activations, made);
-        for (Value result : made->getResults())
-          cache.stored.erase(result);
-      });
-      fallback(c, builder.failure.empty()
-                      ? "its weight-only form could not be built"
-                      : builder.failure);
-      continue;
-    }
-    adoptReplacement(rewriter, op, *replacement, inserted, firstInserted,
-                     options, result);
-    record.converted = true;
-    if (options.remarks && options.diagnostics)
-      mlir::emitRemark(op->getLoc(),
-                       llvm::formatv("'{0}' runs in {1} with {2} weights "
-                                     "({3} bytes, {4} in {1})",
-                                     op->getName(), record.type, c.spec.str(),
-                                     record.weightBytesStored,
-                                     record.weightBytes16)
-                           .str());
-    recordConverted(op, c.decision, std::move(record), result);
-  }
-  if (unremarked && options.diagnostics)
-    mlir::emitRemark(root->getLoc(),
-                     llvm::formatv("{0} contraction{1} keep{2} {3} weights "
-                                   "(weight-only= asked for {4}); "
-                                   "remarks=true gives a remark for each",
-                                   unremarked, unremarked == 1 ? "" : "s",
-                                   unremarked == 1 ? "s" : "",
-                                   unremarked == 1 ? "its" : "their",
-                                   options.weightOnly->str())
-                         .str());
-  return success();
+  for (Candidate &c : candidates)
+    if (c.op->getBlock())
+      (void)rewrite(rewriter, inserted, cache, c);
+}
+
+void WeightOnlyStage::summarizeFallbacks() {
+  if (!unremarked || !options.diagnostics)
+    return;
+  mlir::emitRemark(root->getLoc(),
+                   llvm::formatv("{0} contraction{1} keep{2} {3} weights "
+                                 "(weight-only= asked for {4}); "
+                                 "remarks=true gives a remark for each",
+                                 unremarked, unremarked == 1 ? "" : "s",
+                                 unremarked == 1 ? "s" : "",
+                                 unremarked == 1 ? "its" : "their",
+                                 options.weightOnly->str())
+                       .str());
+}
+
+LogicalResult
+mlir::amp::convertWeightOnlyContractions(Operation *root,
+                                         const MixedPrecisionOptions &options,
+                                         FP8Conversion &result) {
+  if (!options.weightOnly && !hasWeightsAnnotation(root))
+    return success();
+  return WeightOnlyStage(root, options, result).run();
 }

@@ -246,134 +246,148 @@ void addSpecial(llvm::DenseMap<TypeID, Evaluator> &table,
 using IntResult = std::optional<uint64_t>;
 uint64_t bits(int64_t v) { return static_cast<uint64_t>(v); }
 
+/// The float ops of arith and math, evaluated in double.
+void addFloatOps(llvm::DenseMap<TypeID, Evaluator> &t) {
+  for (auto entry : {
+           // arith, floats.
+           binaryF<arith::AddFOp>([](double a, double b) { return a + b; }),
+           binaryF<arith::SubFOp>([](double a, double b) { return a - b; }),
+           binaryF<arith::MulFOp>([](double a, double b) { return a * b; }),
+           binaryF<arith::DivFOp>([](double a, double b) { return a / b; }),
+           binaryF<arith::RemFOp>(
+               [](double a, double b) { return std::fmod(a, b); }),
+           binaryF<arith::MaximumFOp>(maximum),
+           binaryF<arith::MinimumFOp>(minimum),
+           binaryF<arith::MaxNumFOp>(
+               [](double a, double b) { return std::fmax(a, b); }),
+           binaryF<arith::MinNumFOp>(
+               [](double a, double b) { return std::fmin(a, b); }),
+           unaryF<arith::NegFOp>([](double a) { return -a; }),
+           // math.
+           unaryF<math::AbsFOp>([](double a) { return std::fabs(a); }),
+           unaryF<math::RsqrtOp>([](double a) { return 1 / std::sqrt(a); }),
+           unaryF<math::SqrtOp>([](double a) { return std::sqrt(a); }),
+           unaryF<math::CbrtOp>([](double a) { return std::cbrt(a); }),
+           unaryF<math::ExpOp>([](double a) { return std::exp(a); }),
+           unaryF<math::Exp2Op>([](double a) { return std::exp2(a); }),
+           unaryF<math::ExpM1Op>([](double a) { return std::expm1(a); }),
+           unaryF<math::LogOp>([](double a) { return std::log(a); }),
+           unaryF<math::Log2Op>([](double a) { return std::log2(a); }),
+           unaryF<math::Log10Op>([](double a) { return std::log10(a); }),
+           unaryF<math::Log1pOp>([](double a) { return std::log1p(a); }),
+           unaryF<math::TanhOp>([](double a) { return std::tanh(a); }),
+           unaryF<math::SinhOp>([](double a) { return std::sinh(a); }),
+           unaryF<math::CoshOp>([](double a) { return std::cosh(a); }),
+           unaryF<math::SinOp>([](double a) { return std::sin(a); }),
+           unaryF<math::CosOp>([](double a) { return std::cos(a); }),
+           unaryF<math::TanOp>([](double a) { return std::tan(a); }),
+           unaryF<math::AtanOp>([](double a) { return std::atan(a); }),
+           unaryF<math::ErfOp>([](double a) { return std::erf(a); }),
+           unaryF<math::ErfcOp>([](double a) { return std::erfc(a); }),
+           unaryF<math::FloorOp>([](double a) { return std::floor(a); }),
+           unaryF<math::CeilOp>([](double a) { return std::ceil(a); }),
+           unaryF<math::TruncOp>([](double a) { return std::trunc(a); }),
+           unaryF<math::RoundOp>([](double a) { return std::round(a); }),
+           unaryF<math::RoundEvenOp>(
+               [](double a) { return std::nearbyint(a); }),
+           binaryF<math::PowFOp>(
+               [](double a, double b) { return std::pow(a, b); }),
+           binaryF<math::Atan2Op>(
+               [](double a, double b) { return std::atan2(a, b); }),
+           binaryF<math::CopySignOp>(
+               [](double a, double b) { return std::copysign(a, b); }),
+       })
+    t.insert(entry);
+}
+
+/// The integer ops of arith.
+void addIntegerOps(llvm::DenseMap<TypeID, Evaluator> &t) {
+  for (auto entry : {
+           // arith, integers (wrapping; division by zero is left alone).
+           binaryI<arith::AddIOp>(
+               [](int64_t a, int64_t b, uint64_t, uint64_t) -> IntResult {
+                 return bits(a) + bits(b);
+               }),
+           binaryI<arith::SubIOp>(
+               [](int64_t a, int64_t b, uint64_t, uint64_t) -> IntResult {
+                 return bits(a) - bits(b);
+               }),
+           binaryI<arith::MulIOp>(
+               [](int64_t a, int64_t b, uint64_t, uint64_t) -> IntResult {
+                 return bits(a) * bits(b);
+               }),
+           binaryI<arith::DivSIOp>(
+               [](int64_t a, int64_t b, uint64_t, uint64_t) -> IntResult {
+                 if (b == 0 || (b == -1 && a == INT64_MIN))
+                   return std::nullopt;
+                 return bits(a / b);
+               }),
+           binaryI<arith::RemSIOp>(
+               [](int64_t a, int64_t b, uint64_t, uint64_t) -> IntResult {
+                 if (b == 0 || b == -1)
+                   return b == -1 ? IntResult(0) : std::nullopt;
+                 return bits(a % b);
+               }),
+           binaryI<arith::DivUIOp>(
+               [](int64_t, int64_t, uint64_t a, uint64_t b) -> IntResult {
+                 if (b == 0)
+                   return std::nullopt;
+                 return a / b;
+               }),
+           binaryI<arith::RemUIOp>(
+               [](int64_t, int64_t, uint64_t a, uint64_t b) -> IntResult {
+                 if (b == 0)
+                   return std::nullopt;
+                 return a % b;
+               }),
+           binaryI<arith::AndIOp>(
+               [](int64_t a, int64_t b, uint64_t, uint64_t) -> IntResult {
+                 return bits(a) & bits(b);
+               }),
+           binaryI<arith::OrIOp>(
+               [](int64_t a, int64_t b, uint64_t, uint64_t) -> IntResult {
+                 return bits(a) | bits(b);
+               }),
+           binaryI<arith::XOrIOp>(
+               [](int64_t a, int64_t b, uint64_t, uint64_t) -> IntResult {
+                 return bits(a) ^ bits(b);
+               }),
+           binaryI<arith::MaxSIOp>(
+               [](int64_t a, int64_t b, uint64_t, uint64_t) -> IntResult {
+                 return bits(std::max(a, b));
+               }),
+           binaryI<arith::MinSIOp>(
+               [](int64_t a, int64_t b, uint64_t, uint64_t) -> IntResult {
+                 return bits(std::min(a, b));
+               }),
+           binaryI<arith::MaxUIOp>([](int64_t, int64_t, uint64_t a, uint64_t b)
+                                       -> IntResult { return std::max(a, b); }),
+           binaryI<arith::MinUIOp>([](int64_t, int64_t, uint64_t a, uint64_t b)
+                                       -> IntResult { return std::min(a, b); }),
+       })
+    t.insert(entry);
+}
+
+/// Constants, conversions, comparisons, select, fma and fpowi.
+void addSpecialOps(llvm::DenseMap<TypeID, Evaluator> &t) {
+  addSpecial<arith::ConstantOp>(t, evaluateConstant);
+  addSpecial<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::UIToFPOp,
+             arith::FPToSIOp, arith::FPToUIOp, arith::IndexCastOp,
+             arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp,
+             arith::TruncIOp>(t, evaluateConversion);
+  addSpecial<arith::CmpFOp>(t, evaluateCmpF);
+  addSpecial<arith::CmpIOp>(t, evaluateCmpI);
+  addSpecial<arith::SelectOp>(t, evaluateSelect);
+  addSpecial<math::FmaOp>(t, evaluateFma);
+  addSpecial<math::FPowIOp>(t, evaluateFPowI);
+}
+
 const llvm::DenseMap<TypeID, Evaluator> &getTable() {
   static const llvm::DenseMap<TypeID, Evaluator> table = [] {
     llvm::DenseMap<TypeID, Evaluator> t;
-    for (auto entry : {
-             // arith, floats.
-             binaryF<arith::AddFOp>([](double a, double b) { return a + b; }),
-             binaryF<arith::SubFOp>([](double a, double b) { return a - b; }),
-             binaryF<arith::MulFOp>([](double a, double b) { return a * b; }),
-             binaryF<arith::DivFOp>([](double a, double b) { return a / b; }),
-             binaryF<arith::RemFOp>(
-                 [](double a, double b) { return std::fmod(a, b); }),
-             binaryF<arith::MaximumFOp>(maximum),
-             binaryF<arith::MinimumFOp>(minimum),
-             binaryF<arith::MaxNumFOp>(
-                 [](double a, double b) { return std::fmax(a, b); }),
-             binaryF<arith::MinNumFOp>(
-                 [](double a, double b) { return std::fmin(a, b); }),
-             unaryF<arith::NegFOp>([](double a) { return -a; }),
-             // math.
-             unaryF<math::AbsFOp>([](double a) { return std::fabs(a); }),
-             unaryF<math::RsqrtOp>([](double a) { return 1 / std::sqrt(a); }),
-             unaryF<math::SqrtOp>([](double a) { return std::sqrt(a); }),
-             unaryF<math::CbrtOp>([](double a) { return std::cbrt(a); }),
-             unaryF<math::ExpOp>([](double a) { return std::exp(a); }),
-             unaryF<math::Exp2Op>([](double a) { return std::exp2(a); }),
-             unaryF<math::ExpM1Op>([](double a) { return std::expm1(a); }),
-             unaryF<math::LogOp>([](double a) { return std::log(a); }),
-             unaryF<math::Log2Op>([](double a) { return std::log2(a); }),
-             unaryF<math::Log10Op>([](double a) { return std::log10(a); }),
-             unaryF<math::Log1pOp>([](double a) { return std::log1p(a); }),
-             unaryF<math::TanhOp>([](double a) { return std::tanh(a); }),
-             unaryF<math::SinhOp>([](double a) { return std::sinh(a); }),
-             unaryF<math::CoshOp>([](double a) { return std::cosh(a); }),
-             unaryF<math::SinOp>([](double a) { return std::sin(a); }),
-             unaryF<math::CosOp>([](double a) { return std::cos(a); }),
-             unaryF<math::TanOp>([](double a) { return std::tan(a); }),
-             unaryF<math::AtanOp>([](double a) { return std::atan(a); }),
-             unaryF<math::ErfOp>([](double a) { return std::erf(a); }),
-             unaryF<math::ErfcOp>([](double a) { return std::erfc(a); }),
-             unaryF<math::FloorOp>([](double a) { return std::floor(a); }),
-             unaryF<math::CeilOp>([](double a) { return std::ceil(a); }),
-             unaryF<math::TruncOp>([](double a) { return std::trunc(a); }),
-             unaryF<math::RoundOp>([](double a) { return std::round(a); }),
-             unaryF<math::RoundEvenOp>(
-                 [](double a) { return std::nearbyint(a); }),
-             binaryF<math::PowFOp>(
-                 [](double a, double b) { return std::pow(a, b); }),
-             binaryF<math::Atan2Op>(
-                 [](double a, double b) { return std::atan2(a, b); }),
-             binaryF<math::CopySignOp>(
-                 [](double a, double b) { return std::copysign(a, b); }),
-             // arith, integers (wrapping; division by zero is left alone).
-             binaryI<arith::AddIOp>([](int64_t a, int64_t b, uint64_t,
-                                       uint64_t) -> IntResult {
-               return bits(a) + bits(b);
-             }),
-             binaryI<arith::SubIOp>([](int64_t a, int64_t b, uint64_t,
-                                       uint64_t) -> IntResult {
-               return bits(a) - bits(b);
-             }),
-             binaryI<arith::MulIOp>([](int64_t a, int64_t b, uint64_t,
-                                       uint64_t) -> IntResult {
-               return bits(a) * bits(b);
-             }),
-             binaryI<arith::DivSIOp>([](int64_t a, int64_t b, uint64_t,
-                                        uint64_t) -> IntResult {
-               if (b == 0 || (b == -1 && a == INT64_MIN))
-                 return std::nullopt;
-               return bits(a / b);
-             }),
-             binaryI<arith::RemSIOp>([](int64_t a, int64_t b, uint64_t,
-                                        uint64_t) -> IntResult {
-               if (b == 0 || b == -1)
-                 return b == -1 ? IntResult(0) : std::nullopt;
-               return bits(a % b);
-             }),
-             binaryI<arith::DivUIOp>([](int64_t, int64_t, uint64_t a,
-                                        uint64_t b) -> IntResult {
-               if (b == 0)
-                 return std::nullopt;
-               return a / b;
-             }),
-             binaryI<arith::RemUIOp>([](int64_t, int64_t, uint64_t a,
-                                        uint64_t b) -> IntResult {
-               if (b == 0)
-                 return std::nullopt;
-               return a % b;
-             }),
-             binaryI<arith::AndIOp>([](int64_t a, int64_t b, uint64_t,
-                                       uint64_t) -> IntResult {
-               return bits(a) & bits(b);
-             }),
-             binaryI<arith::OrIOp>([](int64_t a, int64_t b, uint64_t,
-                                      uint64_t) -> IntResult {
-               return bits(a) | bits(b);
-             }),
-             binaryI<arith::XOrIOp>([](int64_t a, int64_t b, uint64_t,
-                                       uint64_t) -> IntResult {
-               return bits(a) ^ bits(b);
-             }),
-             binaryI<arith::MaxSIOp>([](int64_t a, int64_t b, uint64_t,
-                                        uint64_t) -> IntResult {
-               return bits(std::max(a, b));
-             }),
-             binaryI<arith::MinSIOp>([](int64_t a, int64_t b, uint64_t,
-                                        uint64_t) -> IntResult {
-               return bits(std::min(a, b));
-             }),
-             binaryI<arith::MaxUIOp>([](int64_t, int64_t, uint64_t a,
-                                        uint64_t b) -> IntResult {
-               return std::max(a, b);
-             }),
-             binaryI<arith::MinUIOp>([](int64_t, int64_t, uint64_t a,
-                                        uint64_t b) -> IntResult {
-               return std::min(a, b);
-             }),
-         })
-      t.insert(entry);
-    addSpecial<arith::ConstantOp>(t, evaluateConstant);
-    addSpecial<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp,
-               arith::UIToFPOp, arith::FPToSIOp, arith::FPToUIOp,
-               arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-               arith::ExtUIOp, arith::TruncIOp>(t, evaluateConversion);
-    addSpecial<arith::CmpFOp>(t, evaluateCmpF);
-    addSpecial<arith::CmpIOp>(t, evaluateCmpI);
-    addSpecial<arith::SelectOp>(t, evaluateSelect);
-    addSpecial<math::FmaOp>(t, evaluateFma);
-    addSpecial<math::FPowIOp>(t, evaluateFPowI);
+    addFloatOps(t);
+    addIntegerOps(t);
+    addSpecialOps(t);
     return t;
   }();
   return table;

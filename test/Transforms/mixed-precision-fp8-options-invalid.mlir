@@ -4,7 +4,6 @@
 // RUN: amp-opt %t/fallback-f32.mlir "--amp-mixed-precision=target-type=f8E4M3FN fallback-type=f32" --verify-diagnostics
 // RUN: amp-opt %t/fallback-fp8.mlir "--amp-mixed-precision=target-type=f8E4M3FN fallback-type=f8E5M2" --verify-diagnostics
 // RUN: amp-opt %t/fallback-ignored.mlir --amp-mixed-precision=fallback-type=bf16 --verify-diagnostics
-// RUN: amp-opt %t/weight-scales.mlir "--amp-mixed-precision=target-type=f8E4M3FN weight-scales=per-row" --verify-diagnostics
 // RUN: amp-opt %t/min-macs.mlir "--amp-mixed-precision=target-type=f8E5M2 fp8-min-macs=-5" --verify-diagnostics
 // RUN: amp-opt %t/accumulate.mlir "--amp-mixed-precision=target-type=f8E4M3FN accumulate-type=f8E4M3FN" --verify-diagnostics
 // RUN: amp-opt %t/output.mlir "--amp-mixed-precision=target-type=f8E4M3FN fallback-type=bf16 output-type=f16" --verify-diagnostics
@@ -24,10 +23,6 @@ func.func @f() { return }
 
 //--- fallback-ignored.mlir
 // expected-warning@unknown {{amp-mixed-precision: fallback-type applies to an FP8 target-type (f8E4M3FN, f8E5M2) and is ignored with target-type=f16}}
-func.func @f() { return }
-
-//--- weight-scales.mlir
-// expected-error@unknown {{amp-mixed-precision: invalid weight-scales 'per-row'; expected one of: per-tensor, per-channel}}
 func.func @f() { return }
 
 //--- min-macs.mlir

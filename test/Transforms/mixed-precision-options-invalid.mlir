@@ -8,11 +8,8 @@
 // RUN: amp-opt %t/list-typo.mlir --amp-mixed-precision=green=linalg.matmull --verify-diagnostics
 // RUN: amp-opt %t/list-dialect.mlir --amp-mixed-precision=red=foo.bar --verify-diagnostics
 // RUN: amp-opt %t/list-twice.mlir --amp-mixed-precision="green=math.exp red=math.exp" --verify-diagnostics
-// RUN: amp-opt %t/gray-strategy.mlir --amp-mixed-precision=gray-strategy=always --verify-diagnostics
 // RUN: amp-opt %t/overflow-type.mlir --amp-mixed-precision=overflow-type=f64 --verify-diagnostics
 // RUN: amp-opt %t/overflow-type-target.mlir --amp-mixed-precision=overflow-type=f16 --verify-diagnostics
-// RUN: amp-opt %t/range-analysis.mlir --amp-mixed-precision=range-analysis=maybe --verify-diagnostics
-// RUN: amp-opt %t/unknown-ops.mlir --amp-mixed-precision=unknown-ops=blue --verify-diagnostics
 // RUN: amp-opt %t/large-growth.mlir --amp-mixed-precision=large-growth=0.5 --verify-diagnostics
 // RUN: amp-opt %t/policy-parse.mlir "--amp-mixed-precision=policy=#amp.default_policy<min_macs=>" --verify-diagnostics
 // RUN: amp-opt %t/policy-kind.mlir "--amp-mixed-precision=policy=#amp.color<red>" --verify-diagnostics
@@ -42,10 +39,6 @@ func.func @f() { return }
 // expected-error@unknown {{amp-mixed-precision: overflow-type must differ from target-type (f16): it is the type of ops whose values do not fit it}}
 func.func @f() { return }
 
-//--- range-analysis.mlir
-// expected-error@unknown {{amp-mixed-precision: invalid range-analysis 'maybe'; expected one of: walk, dataflow, off}}
-func.func @f() { return }
-
 //--- large-growth.mlir
 // expected-error@unknown {{amp-mixed-precision: large-growth must be 0 (off) or a finite number of at least 1, got 0.50}}
 func.func @f() { return }
@@ -72,14 +65,6 @@ func.func @f() { return }
 
 //--- list-twice.mlir
 // expected-error@unknown {{amp-mixed-precision: op 'math.exp' is in two lists (green and red)}}
-func.func @f() { return }
-
-//--- gray-strategy.mlir
-// expected-error@unknown {{amp-mixed-precision: invalid gray-strategy 'always'; expected one of: min-bytes, fewest-casts, follow}}
-func.func @f() { return }
-
-//--- unknown-ops.mlir
-// expected-error@unknown {{amp-mixed-precision: invalid unknown-ops 'blue'; expected one of: red, gray, error}}
 func.func @f() { return }
 
 //--- policy-parse.mlir

@@ -388,23 +388,13 @@ int main(int argc, char **argv) {
   TimingScope timing = timingManager.getRootScope();
 
   DialectRegistry registry;
-  registerCpuLoweringDependencies(registry);
-  registerAmpDialects(registry);
-  // Harness code in models prints with vector.print.
-  registry.insert<vector::VectorDialect>();
+  registerToolDialects(registry);
   MLIRContext context(registry);
-  // Errors point at the source line; the op dump would repeat the model.
-  context.printOpOnDiagnostic(false);
-
-  std::string errorMessage;
-  auto file = openInputFile(options.model.inputFile, &errorMessage);
-  if (!file) {
-    errs << "amp-run: error: " << errorMessage << "\n";
+  std::unique_ptr<ModelFile> model =
+      ModelFile::open(options.model.inputFile, &context, errs);
+  if (!model)
     return kError;
-  }
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  std::string errorMessage;
 
   // The conversion pipeline, parsed before any work.
   PassManager conversion(&context);
@@ -412,13 +402,10 @@ int main(int argc, char **argv) {
     return kError;
 
   TimingScope parseTiming = timing.nest("parse");
-  OwningOpRef<ModuleOp> original =
-      parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> original = model->parse(errs);
   parseTiming.stop();
-  if (!original) {
-    errs << "amp-run: error: cannot parse " << options.model.inputFile << "\n";
+  if (!original)
     return kError;
-  }
 
   // Prepare the original (entry, shapes, harness, weights) and make the
   // samples.

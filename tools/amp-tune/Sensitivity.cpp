@@ -104,75 +104,77 @@ private:
 
 } // namespace
 
-LogicalResult Tuner::measureSensitivity(OwningOpRef<ModuleOp> converted,
-                                        double convertSeconds,
-                                        std::vector<Candidate> &candidates,
-                                        bool fp8, const TagSet &red,
-                                        const TagSet &demoted,
-                                        std::string what) {
-  auto start = std::chrono::steady_clock::now();
-  Trial all;
-  count(*converted, all);
-  // The probe points: every float ranked-tensor result of a candidate, in
-  // the reference (the prepared module) and in the converted module. An
-  // FP8 contraction becomes narrowings, the contraction on FP8 operands
-  // and an epilogue, all with its location: its value is the epilogue's,
-  // the last of them with a float result of the original's shape.
-  llvm::DenseMap<unsigned, Operation *> referenceOps, convertedOps;
-  TagSet tags;
-  for (const Candidate &c : candidates)
-    tags.insert(c.tag);
-  auto collect = [&](ModuleOp module,
-                     llvm::DenseMap<unsigned, Operation *> &found) {
-    forEachBodyOp(module, [&](Operation *op) {
-      std::optional<unsigned> tag = getTag(op);
-      if (tag && tags.contains(*tag) &&
-          op->getName() == pristineOps[*tag]->getName())
-        found[*tag] = op;
-    });
-  };
-  auto collectEpilogues = [&](ModuleOp module,
-                              llvm::DenseMap<unsigned, Operation *> &found) {
-    forEachBodyOp(module, [&](Operation *op) {
-      std::optional<unsigned> tag = getTag(op);
-      if (!tag || !tags.contains(*tag) || op->getNumResults() != 1 ||
-          pristineOps[*tag]->getNumResults() != 1)
-        return;
-      auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-      auto want =
-          dyn_cast<RankedTensorType>(pristineOps[*tag]->getResult(0).getType());
-      if (type && want && type.getShape() == want.getShape() &&
-          isFloatValueType(type) && !isFP8(type))
-        found[*tag] = op;
-    });
-  };
-  OwningOpRef<ModuleOp> reference = prepared.clone();
-  collect(*reference, referenceOps);
-  if (fp8)
-    collectEpilogues(*converted, convertedOps);
-  else
-    collect(*converted, convertedOps);
+using OpsByTag = llvm::DenseMap<unsigned, Operation *>;
 
+/// The probe points' ops in `module`: the op of each tag in `tags` that has
+/// the pristine op's name or, with `epilogues` (an FP8 conversion), the last
+/// op of the tag with one float result of the pristine op's shape. An FP8
+/// contraction becomes narrowings, the contraction on FP8 operands and an
+/// epilogue, all with its location: its value is the epilogue's.
+static OpsByTag findProbedOps(ModuleOp module, const ItemSet &tags,
+                              ArrayRef<Operation *> pristineOps,
+                              bool epilogues) {
+  OpsByTag found;
+  forEachBodyOp(module, [&](Operation *op) {
+    std::optional<unsigned> tag = getTag(op);
+    if (!tag || !tags.contains(*tag))
+      return;
+    Operation *pristine = pristineOps[*tag];
+    if (!epilogues) {
+      if (op->getName() == pristine->getName())
+        found[*tag] = op;
+      return;
+    }
+    if (op->getNumResults() != 1 || pristine->getNumResults() != 1)
+      return;
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    auto want = dyn_cast<RankedTensorType>(pristine->getResult(0).getType());
+    if (type && want && type.getShape() == want.getShape() &&
+        isFloatValueType(type) && !isFP8(type))
+      found[*tag] = op;
+  });
+  return found;
+}
+
+namespace {
+/// The probes of a sensitivity run: one per float ranked-tensor result of
+/// a candidate found in both models.
+struct ProbeLayout {
   std::vector<ProbePoint> referencePoints, convertedPoints;
   std::vector<unsigned> probeCandidate; // probe id -> index in candidates
+};
+} // namespace
+
+static bool isProbedType(Type type) {
+  return isa<RankedTensorType>(type) && isFloatValueType(type);
+}
+
+static ProbeLayout layOutProbes(ArrayRef<Candidate> candidates,
+                                const OpsByTag &referenceOps,
+                                const OpsByTag &convertedOps) {
+  ProbeLayout layout;
   for (auto [index, c] : llvm::enumerate(candidates)) {
     Operation *r = referenceOps.lookup(c.tag);
     Operation *t = convertedOps.lookup(c.tag);
     if (!r || !t || r->getNumResults() != t->getNumResults())
       continue;
     for (unsigned i = 0; i < r->getNumResults(); ++i) {
-      if (!isa<RankedTensorType>(r->getResult(i).getType()) ||
-          !isFloatValueType(r->getResult(i).getType()) ||
-          !isa<RankedTensorType>(t->getResult(i).getType()) ||
-          !isFloatValueType(t->getResult(i).getType()))
+      if (!isProbedType(r->getResult(i).getType()) ||
+          !isProbedType(t->getResult(i).getType()))
         continue;
-      referencePoints.push_back({r, i});
-      convertedPoints.push_back({t, i});
-      probeCandidate.push_back(index);
+      layout.referencePoints.push_back({r, i});
+      layout.convertedPoints.push_back({t, i});
+      layout.probeCandidate.push_back(index);
     }
   }
-  // The nearest candidates upstream of each, through other ops (found
-  // before the reference is lowered).
+  return layout;
+}
+
+/// The tags of the nearest candidates upstream of each candidate, through
+/// other ops (at most 256 ops looked at per candidate).
+static std::vector<SmallVector<unsigned, 2>>
+findUpstreamCandidates(ArrayRef<Candidate> candidates,
+                       const OpsByTag &referenceOps, const ItemSet &tags) {
   std::vector<SmallVector<unsigned, 2>> upstream(candidates.size());
   for (auto [c, found] : llvm::zip(candidates, upstream)) {
     Operation *op = referenceOps.lookup(c.tag);
@@ -197,12 +199,63 @@ LogicalResult Tuner::measureSensitivity(OwningOpRef<ModuleOp> converted,
       push(def);
     }
   }
+  return upstream;
+}
+
+/// Errors per candidate from the probes, then what each adds to the errors
+/// of the candidates it reads: its sensitivity.
+static void assignSensitivities(std::vector<Candidate> &candidates,
+                                ArrayRef<unsigned> probeCandidate,
+                                const ErrorProbes &probes,
+                                ArrayRef<SmallVector<unsigned, 2>> upstream) {
+  llvm::DenseMap<unsigned, double> errorByTag;
+  for (auto [id, index] : llvm::enumerate(probeCandidate)) {
+    Candidate &c = candidates[index];
+    c.error = std::max(c.error, probes.error(id));
+    errorByTag[c.tag] = c.error;
+  }
+  for (auto [c, upstreamTags] : llvm::zip(candidates, upstream)) {
+    double inputError = 0;
+    for (unsigned tag : upstreamTags)
+      inputError = std::max(inputError, errorByTag.lookup(tag));
+    if (std::isinf(c.error))
+      c.sensitivity = std::isinf(inputError) ? 0 : INFINITY;
+    else
+      // Independent rounding errors add in quadrature.
+      c.sensitivity =
+          std::sqrt(std::max(0.0, c.error * c.error - inputError * inputError));
+  }
+}
+
+LogicalResult Tuner::measureSensitivity(OwningOpRef<ModuleOp> converted,
+                                        double convertSeconds,
+                                        std::vector<Candidate> &candidates,
+                                        bool fp8, const TagSet &red,
+                                        const TagSet &demoted,
+                                        std::string what) {
+  auto start = std::chrono::steady_clock::now();
+  Trial all;
+  count(*converted, all);
+  // The probe points: every float ranked-tensor result of a candidate, in
+  // the reference (the prepared module) and in the converted module.
+  TagSet tags;
+  for (const Candidate &c : candidates)
+    tags.insert(c.tag);
+  OwningOpRef<ModuleOp> reference = prepared.clone();
+  OpsByTag referenceOps = findProbedOps(*reference, tags, pristineOps, false);
+  ProbeLayout layout = layOutProbes(
+      candidates, referenceOps,
+      findProbedOps(*converted, tags, pristineOps, /*epilogues=*/fp8));
+  // (Found before the reference is lowered.)
+  std::vector<SmallVector<unsigned, 2>> upstream =
+      findUpstreamCandidates(candidates, referenceOps, tags);
+
   // Both models in one compilation (their new kernels compiled together),
   // then both on each sample at once: probe ids [0, n) are the
   // reference's, [n, 2n) the converted model's.
-  size_t numProbes = referencePoints.size();
-  insertProbes(*reference, referencePoints);
-  insertProbes(*converted, convertedPoints, numProbes);
+  size_t numProbes = layout.referencePoints.size();
+  insertProbes(*reference, layout.referencePoints);
+  insertProbes(*converted, layout.convertedPoints, numProbes);
   ErrorProbes probes(numProbes);
   probes.activate();
   OwningOpRef<ModuleOp> rebuilds[2];
@@ -244,26 +297,7 @@ LogicalResult Tuner::measureSensitivity(OwningOpRef<ModuleOp> converted,
     if (failed(checkReference()))
       return failure();
   }
-
-  // Errors per candidate, then what each adds to the errors of the
-  // candidates it reads.
-  llvm::DenseMap<unsigned, double> errorByTag;
-  for (auto [id, index] : llvm::enumerate(probeCandidate)) {
-    Candidate &c = candidates[index];
-    c.error = std::max(c.error, probes.error(id));
-    errorByTag[c.tag] = c.error;
-  }
-  for (auto [c, upstreamTags] : llvm::zip(candidates, upstream)) {
-    double inputError = 0;
-    for (unsigned tag : upstreamTags)
-      inputError = std::max(inputError, errorByTag.lookup(tag));
-    if (std::isinf(c.error))
-      c.sensitivity = std::isinf(inputError) ? 0 : INFINITY;
-    else
-      // Independent rounding errors add in quadrature.
-      c.sensitivity =
-          std::sqrt(std::max(0.0, c.error * c.error - inputError * inputError));
-  }
+  assignSensitivities(candidates, layout.probeCandidate, probes, upstream);
 
   Trial evaluated = evaluate(convertedOutputs);
   evaluated.what = std::move(what);

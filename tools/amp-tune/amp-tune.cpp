@@ -469,23 +469,15 @@ int main(int argc, char **argv) {
   }
 
   DialectRegistry registry;
-  registerCpuLoweringDependencies(registry);
-  registerAmpDialects(registry);
-  registry.insert<vector::VectorDialect>();
+  registerToolDialects(registry);
   MLIRContext context(registry);
-  context.printOpOnDiagnostic(false);
   // The annotations are written with the dialect's attributes.
   context.getOrLoadDialect<AmpDialect>();
-
-  std::string errorMessage;
-  auto file = openInputFile(options.model.inputFile, &errorMessage);
-  if (!file) {
-    errs << "amp-tune: error: " << errorMessage << "\n";
+  std::unique_ptr<ModelFile> model =
+      ModelFile::open(options.model.inputFile, &context, errs);
+  if (!model)
     return kError;
-  }
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  std::string errorMessage;
   {
     PassManager check(&context);
     if (failed(parsePipeline(options.pipeline, check, "--pipeline", errs)))
@@ -494,12 +486,9 @@ int main(int argc, char **argv) {
   if (!options.report.empty() &&
       failed(checkTuneReport(&context, options.report, options.pipeline, errs)))
     return kError;
-  OwningOpRef<ModuleOp> original =
-      parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!original) {
-    errs << "amp-tune: error: cannot parse " << options.model.inputFile << "\n";
+  OwningOpRef<ModuleOp> original = model->parse(errs);
+  if (!original)
     return kError;
-  }
 
   // The pristine copy is what gets annotated and written; the trials work
   // on the prepared one, whose ops carry their index in their location.

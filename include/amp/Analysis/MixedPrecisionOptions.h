@@ -55,6 +55,14 @@ enum class RangeAnalysisKind {
   Dataflow,
 };
 
+/// How FP8 scales of constant operands (weights) are kept (`weight-scales`).
+enum class ScaleGranularity {
+  /// One scale per tensor (the default).
+  PerTensor,
+  /// One scale per output channel, for operands that have one.
+  PerChannel,
+};
+
 /// The default growth (Magnitude.h) from which a value counts as large
 /// (`large-growth`): 16 times the magnitude of the function's inputs (4 of
 /// the 15 binades f16 has above 1).

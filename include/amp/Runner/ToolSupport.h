@@ -6,7 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The steps both runner tools take: parse the model options, prepare the
+// The steps both runner tools take: open and parse the model, parse the
+// model options and the pipeline, prepare the
 // entry (shapes, harness, weights), make the samples (NumPy files or seeded
 // random values), lower for the CPU, JIT-compile and run under a crash guard.
 // Errors are written as "<tool>: error: ..." with the name given to
@@ -22,11 +23,15 @@
 #include "amp/Runner/Samples.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <csignal>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +56,29 @@ FailureOr<SmallVector<ArgumentShape>> parseShapes(ArrayRef<std::string> specs,
 /// of passes are both accepted. `option` names it in errors.
 LogicalResult parsePipeline(StringRef text, OpPassManager &pm, StringRef option,
                             llvm::raw_ostream &errs);
+
+/// The dialects of a tool that runs models on the CPU: the CPU lowering's,
+/// amp's, and vector (harness code in models prints with vector.print).
+void registerToolDialects(DialectRegistry &registry);
+
+/// A model file to parse. While it lives, diagnostics of `context` point at
+/// its source lines (the op dump would repeat the model: it is off).
+class ModelFile {
+public:
+  /// Opens `path`; null, with an error on `errs`, when it cannot.
+  static std::unique_ptr<ModelFile> open(StringRef path, MLIRContext *context,
+                                         llvm::raw_ostream &errs);
+  /// Parses the model; null, with an error on `errs`, when it does not.
+  OwningOpRef<ModuleOp> parse(llvm::raw_ostream &errs);
+
+private:
+  ModelFile(StringRef path, MLIRContext *context)
+      : path(path.str()), context(context), diagnostics(sourceMgr, context) {}
+  std::string path;
+  MLIRContext *context;
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics;
+};
 
 /// Runs the CPU lowering on `module`; `what` names it in errors.
 LogicalResult lowerForCpu(ModuleOp module, StringRef what, TimingScope &timing,

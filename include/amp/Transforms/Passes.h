@@ -9,6 +9,7 @@
 #define AMP_TRANSFORMS_PASSES_H
 
 #include "amp/IR/AmpDialect.h"
+#include "amp/Transforms/PassOptionWords.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"

@@ -21,10 +21,15 @@ defvar AmpMixedPrecisionOptions = [
            "With an FP8 target-type: the type of every op that would run in "
            "16 bits but does not run in FP8 (contractions without a scale or "
            "an FP8 form, gray ops): f16 or bf16">,
-    Option<"weightScales", "weight-scales", "std::string",
-           /*default=*/"\"per-tensor\"",
+    Option<"weightScales", "weight-scales", "::mlir::amp::ScaleGranularity",
+           /*default=*/"::mlir::amp::ScaleGranularity::PerTensor",
            "FP8 scales of constant operands (weights): per-tensor, or "
-           "per-channel (one per output channel)">,
+           "per-channel (one per output channel)",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::amp::ScaleGranularity::PerTensor, "per-tensor",
+                        "one scale per tensor"),
+             clEnumValN(::mlir::amp::ScaleGranularity::PerChannel,
+                        "per-channel", "one scale per output channel"))}]>,
     Option<"fp8MinMacs", "fp8-min-macs", "int64_t", /*default=*/"0",
            "Contractions with fewer multiply-accumulates than this (when "
            "known statically) run in fallback-type rather than FP8">,
@@ -57,28 +62,51 @@ defvar AmpMixedPrecisionOptions = [
                "Indices of green ops, in program order per function, kept in "
                "FP32; negative indices count from the end (0,-1 = first and "
                "last layer)">,
-    Option<"grayStrategy", "gray-strategy", "std::string",
-           /*default=*/"\"min-bytes\"",
+    Option<"grayStrategy", "gray-strategy", "::mlir::amp::GrayStrategy",
+           /*default=*/"::mlir::amp::GrayStrategy::MinBytes",
            "How gray ops are decided: min-bytes (the placement that moves "
            "the fewest bytes, ops and casts counted, by an exact minimum "
            "cut; it may cast small inputs down upstream), fewest-casts (a "
            "gray op whose inputs are low runs low unless staying in FP32 "
            "saves casts) or follow (every gray op whose inputs are low runs "
-           "low, as TVM does)">,
-    Option<"unknownOps", "unknown-ops", "std::string", /*default=*/"\"red\"",
+           "low, as TVM does)",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::amp::GrayStrategy::MinBytes, "min-bytes",
+                        "the fewest bytes moved (a minimum cut)"),
+             clEnumValN(::mlir::amp::GrayStrategy::FewestCasts,
+                        "fewest-casts", "low unless FP32 saves casts"),
+             clEnumValN(::mlir::amp::GrayStrategy::Follow, "follow",
+                        "low whenever the inputs are"))}]>,
+    Option<"unknownOps", "unknown-ops", "::mlir::amp::UnknownOpPolicy",
+           /*default=*/"::mlir::amp::UnknownOpPolicy::Red",
            "How to treat ops without a color: red (stay FP32, with a "
-           "remark), gray (follow inputs) or error">,
+           "remark), gray (follow inputs) or error",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::amp::UnknownOpPolicy::Red, "red",
+                        "stay FP32, with a remark"),
+             clEnumValN(::mlir::amp::UnknownOpPolicy::Gray, "gray",
+                        "follow the inputs"),
+             clEnumValN(::mlir::amp::UnknownOpPolicy::Error, "error",
+                        "fail the conversion"))}]>,
     Option<"overflowType", "overflow-type", "std::string",
            /*default=*/"\"f32\"",
            "Type of ops whose values do not fit the target type: f32 (stay "
            "in FP32) or the other 16-bit type if it holds them (bf16 for an "
            "f16 target), so that one module mixes f16 and bf16 per op">,
-    Option<"rangeAnalysis", "range-analysis", "std::string",
-           /*default=*/"\"walk\"",
+    Option<"rangeAnalysis", "range-analysis",
+           "::mlir::amp::RangeAnalysisKind",
+           /*default=*/"::mlir::amp::RangeAnalysisKind::Walk",
            "How values are bounded (constants, indices, arithmetic, "
            "reductions): walk (one walk in program order), dataflow (the "
            "same in MLIR's DataFlowSolver, more memory) or off (constants "
-           "only)">,
+           "only)",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::amp::RangeAnalysisKind::Walk, "walk",
+                        "one walk in program order"),
+             clEnumValN(::mlir::amp::RangeAnalysisKind::Dataflow, "dataflow",
+                        "MLIR's DataFlowSolver"),
+             clEnumValN(::mlir::amp::RangeAnalysisKind::Off, "off",
+                        "constants only"))}]>,
     Option<"ranges", "ranges", "std::string", /*default=*/"\"\"",
            "Value ranges observed on sample inputs (amp-run "
            "--calibrate=RANGES.json): a value whose largest observed |x| "

@@ -9,7 +9,12 @@
 
 #include "amp/Runner/CpuLowering.h"
 
+#include "amp/InitAmp.h"
+
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 
 #include <algorithm>
 #include <cstring>
@@ -71,6 +76,33 @@ std::optional<std::pair<T, T>> parseRange(StringRef text) {
   return range;
 }
 } // namespace
+
+void mlir::amp::runner::registerToolDialects(DialectRegistry &registry) {
+  registerCpuLoweringDependencies(registry);
+  registerAmpDialects(registry);
+  registry.insert<vector::VectorDialect>();
+}
+
+std::unique_ptr<ModelFile> ModelFile::open(StringRef path, MLIRContext *context,
+                                           llvm::raw_ostream &errs) {
+  std::string errorMessage;
+  auto file = openInputFile(path, &errorMessage);
+  if (!file) {
+    errs << toolName << ": error: " << errorMessage << "\n";
+    return nullptr;
+  }
+  context->printOpOnDiagnostic(false);
+  std::unique_ptr<ModelFile> model(new ModelFile(path, context));
+  model->sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  return model;
+}
+
+OwningOpRef<ModuleOp> ModelFile::parse(llvm::raw_ostream &errs) {
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, context);
+  if (!module)
+    errs << toolName << ": error: cannot parse " << path << "\n";
+  return module;
+}
 
 void mlir::amp::runner::setToolName(const char *name) { toolName = name; }
 const char *mlir::amp::runner::getToolName() { return toolName; }

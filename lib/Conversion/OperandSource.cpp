@@ -1,4 +1,4 @@
-//===- MatmulProducers.cpp - Operands computed where the kernels load them ===//
+//===- OperandSource.cpp - Operands computed where the kernels load them --===//
 //
 // Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -20,9 +20,14 @@
 // tiles come straight from the activation tensor, the padding as a bounds
 // check.
 //
+// The matmul kernels, their epilogue's inputs (MatmulEpilogue.cpp) and the
+// row kernels (RowKernel.cpp) load their operands through an OperandSource
+// (KernelSupport.h); this file calls only MemRefViews.h's buffer queries
+// (and the inline IndexBuilder).
+//
 //===----------------------------------------------------------------------===//
 
-#include "MatmulKernels.h"
+#include "KernelSupport.h"
 #include "MemRefViews.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
@@ -50,21 +55,13 @@ constexpr int64_t kMaxEvaluatedElementwise = int64_t(1) << 20;
 /// index arithmetic) are not evaluated per load.
 constexpr unsigned kMaxProducerOps = 32;
 
-/// The buffer `v` views through reshapes, if an allocation (a block
-/// argument is written by the caller); null otherwise.
-static Value reshapeRoot(Value v) {
-  Value root = throughReshapes(v);
-  return isa_and_nonnull<memref::AllocOp>(root.getDefiningOp()) ? root
-                                                                 : Value();
-}
-
 /// The generic that computes every element of `value`'s buffer, if it can
 /// be evaluated at `point` instead: the only op writing the buffer, an
 /// all-parallel generic with one output read with a permutation map, in
 /// `point`'s block before it, small, and such that nothing between it and
 /// `point` writes what it reads.
 static linalg::GenericOp findProducer(Value value, Operation *point) {
-  Value root = reshapeRoot(value);
+  Value root = reshapeRoot(value, ReshapeRoot::Allocation);
   if (!root || !isRowMajor(value) || !isRowMajor(root))
     return {};
   linalg::GenericOp producer;
@@ -313,7 +310,7 @@ void mlir::amp::detail::finishOperandSources(
   for (Operation *op : producers) {
     auto producer = cast<linalg::GenericOp>(op);
     Value out = producer.getDpsInits()[0];
-    Value root = reshapeRoot(out);
+    Value root = reshapeRoot(out, ReshapeRoot::Allocation);
     if (!root)
       continue;
     bool read = false;
@@ -326,15 +323,6 @@ void mlir::amp::detail::finishOperandSources(
     if (read)
       continue;
     rewriter.eraseOp(producer);
-    SmallVector<Value> views = reshapesOf(root);
-    for (Value view : llvm::reverse(views))
-      for (Operation *user : llvm::make_early_inc_range(view.getUsers()))
-        if (isa<memref::DeallocOp>(user))
-          rewriter.eraseOp(user);
-    for (Value view : llvm::reverse(views))
-      if (view != root && view.use_empty())
-        rewriter.eraseOp(view.getDefiningOp());
-    if (root.use_empty())
-      rewriter.eraseOp(root.getDefiningOp());
+    eraseIfUnused(rewriter, root);
   }
 }
