@@ -19,6 +19,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <tuple>
+
 using namespace mlir;
 using namespace mlir::amp;
 using namespace mlir::amp::detail;
@@ -26,6 +28,14 @@ using namespace mlir::amp::detail;
 //===----------------------------------------------------------------------===//
 // Matching
 //===----------------------------------------------------------------------===//
+
+/// The memref types of A, B and C (null where one is not a memref).
+static std::tuple<MemRefType, MemRefType, MemRefType>
+getOperandTypes(linalg::LinalgOp op) {
+  return {dyn_cast<MemRefType>(op.getDpsInputs()[0].getType()),
+          dyn_cast<MemRefType>(op.getDpsInputs()[1].getType()),
+          dyn_cast<MemRefType>(op.getDpsInits()[0].getType())};
+}
 
 /// Whether the kernels can stage these operand buffers: in the global
 /// (default) memory space, the innermost dimension contiguous.
@@ -59,9 +69,7 @@ Type mlir::amp::detail::matmulInputType(linalg::LinalgOp op) {
                  .hasUserDefinedMaps()) {
     return {};
   }
-  auto aType = dyn_cast<MemRefType>(op.getDpsInputs()[0].getType());
-  auto bType = dyn_cast<MemRefType>(op.getDpsInputs()[1].getType());
-  auto cType = dyn_cast<MemRefType>(op.getDpsInits()[0].getType());
+  auto [aType, bType, cType] = getOperandTypes(op);
   if (!aType || !bType || !cType)
     return {};
   Type elt = aType.getElementType();
@@ -100,9 +108,7 @@ std::pair<Type, Type> mlir::amp::detail::fp8InputTypes(linalg::LinalgOp op) {
                                        map({d(m), d(n)})};
   if (op.getIndexingMapsArray() != ArrayRef<AffineMap>(want))
     return {};
-  auto aType = dyn_cast<MemRefType>(op.getDpsInputs()[0].getType());
-  auto bType = dyn_cast<MemRefType>(op.getDpsInputs()[1].getType());
-  auto cType = dyn_cast<MemRefType>(op.getDpsInits()[0].getType());
+  auto [aType, bType, cType] = getOperandTypes(op);
   if (!aType || !bType || !cType)
     return {};
   auto isFP8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };

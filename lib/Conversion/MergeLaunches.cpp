@@ -184,19 +184,18 @@ static void cloneBody(OpBuilder &builder, gpu::LaunchOp from,
   mapping.map(from.getBlockIds().x, blockX);
   mapping.map(from.getBlockIds().y, blocks.y);
   mapping.map(from.getBlockIds().z, blocks.z);
-  gpu::KernelDim3 threads = into.getThreadIds();
-  mapping.map(from.getThreadIds().x, threads.x);
-  mapping.map(from.getThreadIds().y, threads.y);
-  mapping.map(from.getThreadIds().z, threads.z);
+  auto mapDims = [&](gpu::KernelDim3 of, gpu::KernelDim3 to) {
+    mapping.map(of.x, to.x);
+    mapping.map(of.y, to.y);
+    mapping.map(of.z, to.z);
+  };
+  mapDims(from.getThreadIds(), into.getThreadIds());
   gpu::KernelDim3 gridSize = into.getGridSize();
   mapping.map(from.getGridSize().x,
               arith::ConstantIndexOp::create(builder, loc, grid));
   mapping.map(from.getGridSize().y, gridSize.y);
   mapping.map(from.getGridSize().z, gridSize.z);
-  gpu::KernelDim3 blockSize = into.getBlockSize();
-  mapping.map(from.getBlockSize().x, blockSize.x);
-  mapping.map(from.getBlockSize().y, blockSize.y);
-  mapping.map(from.getBlockSize().z, blockSize.z);
+  mapDims(from.getBlockSize(), into.getBlockSize());
   for (Operation &op : from.getBody().front().without_terminator())
     builder.clone(op, mapping);
 }

@@ -185,15 +185,7 @@ struct SkinnyKernel {
     gpu::BarrierOp::create(b, loc);
 
     // Thread t reduces outputs t, t + 256, ... of the block's rows x 32.
-    int64_t outputs = rows * kSkinnyCols;
-    for (int64_t first = 0; first < outputs; first += kSkinnyThreads) {
-      Value o = ib.add(tid, first);
-      OpBuilder::InsertionGuard g(b);
-      if (first + kSkinnyThreads > outputs) {
-        auto inBlock = scf::IfOp::create(b, loc, ib.lt(o, ib.c(outputs)),
-                                         /*withElseRegion=*/false);
-        b.setInsertionPointToStart(&inBlock.getThenRegion().front());
-      }
+    forEachOutput(tid, [&](Value o) {
       Value m = ib.div(o, kSkinnyCols), c = ib.rem(o, kSkinnyCols);
       Value sum =
           memref::LoadOp::create(b, loc, sums, ValueRange{ib.c(0), m, c});
@@ -204,13 +196,13 @@ struct SkinnyKernel {
       Value n = ib.add(n0, c);
       if (!workspace) {
         accumulateIntoC(b, loc, mm, Value(), m, n, sum);
-        continue;
+        return;
       }
       auto inC = scf::IfOp::create(b, loc, ib.lt(n, mm.n),
                                    /*withElseRegion=*/false);
       b.setInsertionPointToStart(&inC.getThenRegion().front());
       memref::StoreOp::create(b, loc, sum, workspace, ValueRange{split, m, n});
-    }
+    });
     if (workspace)
       buildLastSplitSum(launch, n0, smem, workspace, counters);
     gpu::TerminatorOp::create(b, loc);
@@ -253,15 +245,7 @@ struct SkinnyKernel {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&ifLast.getThenRegion().front());
     NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
-    int64_t outputs = rows * kSkinnyCols;
-    for (int64_t first = 0; first < outputs; first += kSkinnyThreads) {
-      Value o = ib.add(tid, first);
-      OpBuilder::InsertionGuard g2(b);
-      if (first + kSkinnyThreads > outputs) {
-        auto inBlock = scf::IfOp::create(b, loc, ib.lt(o, ib.c(outputs)),
-                                         /*withElseRegion=*/false);
-        b.setInsertionPointToStart(&inBlock.getThenRegion().front());
-      }
+    forEachOutput(tid, [&](Value o) {
       Value m = ib.div(o, kSkinnyCols), n = ib.add(n0, ib.rem(o, kSkinnyCols));
       auto inC = scf::IfOp::create(b, loc, ib.lt(n, mm.n), false);
       b.setInsertionPointToStart(&inC.getThenRegion().front());
@@ -273,6 +257,22 @@ struct SkinnyKernel {
             memref::LoadOp::create(b, loc, workspace,
                                    ValueRange{ib.c(s), m, n}));
       accumulateIntoC(b, loc, mm, Value(), m, n, sum);
+    });
+  }
+
+  /// Emits `body` for the outputs o = tid, tid + 256, ... of the block's
+  /// rows x 32 (the last round masked), each at its own insertion point.
+  void forEachOutput(Value tid, function_ref<void(Value o)> body) {
+    int64_t outputs = rows * kSkinnyCols;
+    for (int64_t first = 0; first < outputs; first += kSkinnyThreads) {
+      Value o = ib.add(tid, first);
+      OpBuilder::InsertionGuard g(b);
+      if (first + kSkinnyThreads > outputs) {
+        auto inBlock = scf::IfOp::create(b, loc, ib.lt(o, ib.c(outputs)),
+                                         /*withElseRegion=*/false);
+        b.setInsertionPointToStart(&inBlock.getThenRegion().front());
+      }
+      body(o);
     }
   }
 

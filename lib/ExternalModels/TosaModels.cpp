@@ -92,12 +92,12 @@ bool hasZeroZeroPoints(Operation *op, unsigned first) {
                       [](Value zp) { return models::isZeroTensor(zp); });
 }
 
-/// Ops whose first `kNumData` operands are data and whose remaining float
-/// operands are zero points (tosa.negate, tosa.avg_pool2d).
-template <typename OpTy, Color kColor, unsigned kNumData>
-struct ZeroPointModel
-    : public MixedPrecisionOpInterface::ExternalModel<
-          ZeroPointModel<OpTy, kColor, kNumData>, OpTy> {
+/// The operands of ops whose first `kNumData` operands are data and whose
+/// remaining float operands are zero points, of color `kColor`.
+template <typename ConcreteModel, typename OpTy, Color kColor,
+          unsigned kNumData>
+struct ZeroPointOperands
+    : public MixedPrecisionOpInterface::ExternalModel<ConcreteModel, OpTy> {
   Color getDefaultColor(Operation *) const { return kColor; }
   void getFloatAttributes(Operation *op,
                           SmallVectorImpl<FloatAttr> &attrs) const {
@@ -112,7 +112,14 @@ struct ZeroPointModel
   bool isZeroPointOperand(Operation *, OpOperand &operand) const {
     return operand.getOperandNumber() >= kNumData;
   }
+};
 
+/// Such ops rewritten in place, zero points rebuilt in the compute type
+/// (tosa.negate, tosa.avg_pool2d).
+template <typename OpTy, Color kColor, unsigned kNumData>
+struct ZeroPointModel
+    : public ZeroPointOperands<ZeroPointModel<OpTy, kColor, kNumData>, OpTy,
+                               kColor, kNumData> {
   FailureOr<Operation *> rewriteInPrecision(Operation *op,
                                             RewriterBase &rewriter,
                                             ValueRange operands,
@@ -129,22 +136,7 @@ struct ZeroPointModel
 /// are data and the rest zero points, their accumulator is separate.
 template <typename ConcreteModel, typename OpTy, unsigned NumData>
 struct ContractionModel
-    : public MixedPrecisionOpInterface::ExternalModel<ConcreteModel, OpTy> {
-  Color getDefaultColor(Operation *) const { return Color::green; }
-  void getFloatAttributes(Operation *op,
-                          SmallVectorImpl<FloatAttr> &attrs) const {
-    amp::detail::getDiscardableFloatAttributes(op, attrs);
-  }
-
-  bool isDataOperand(Operation *, OpOperand &operand) const {
-    return operand.getOperandNumber() < NumData &&
-           hasFloatElementType(operand.get().getType());
-  }
-
-  bool isZeroPointOperand(Operation *, OpOperand &operand) const {
-    return operand.getOperandNumber() >= NumData;
-  }
-
+    : public ZeroPointOperands<ConcreteModel, OpTy, Color::green, NumData> {
   bool hasSeparateAccumulator(Operation *) const { return true; }
 };
 
