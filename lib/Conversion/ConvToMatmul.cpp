@@ -14,7 +14,7 @@
 //
 // The gather is never materialized on the GPU: the matmul kernels evaluate
 // a generic that produces an operand wherever they load that operand
-// (MatmulOperands.cpp), so the convolution reads its input tiles straight
+// (OperandSource.cpp), so the convolution reads its input tiles straight
 // from the activation tensor (an implicit GEMM). Hence the gather folds in
 // what surrounds it: a zero (or constant) tensor.pad of the input becomes a
 // bounds check, and an elementwise cast between the pad and the

@@ -141,7 +141,8 @@ struct OperandSource {
   Value load(OpBuilder &b, Location loc, ValueRange indices) const;
 };
 
-/// The source of `operand` of `matmul`: computed when a generic that the
+/// The source of `operand` of `matmul` (the op whose kernel loads it: a
+/// matmul, a row group's last member): computed when a generic that the
 /// kernel can evaluate at `matmul` produces it.
 /// With `affine` false, only gathers (producers that compute where they
 /// read, like an im2col) are evaluated; else also casts, transposes and

@@ -9,7 +9,7 @@
 // fragments), K in steps of 32 or 64 staged in dynamic shared memory
 // (several stages, cp.async when the rows are 16-byte aligned), A and B
 // fragments loaded with ldmatrix (B transposed), m16n8k16 mma.sync with f32
-// accumulators in registers, and a masked epilogue (MatmulOperands.cpp).
+// accumulators in registers, and a masked epilogue (MatmulEpilogue.cpp).
 //
 //===----------------------------------------------------------------------===//
 

@@ -12,7 +12,7 @@
 // multiply 64 rows each with m64nNk16 (f16/bf16) or m64nNk32 (e4m3/e5m2)
 // warpgroup.mma (registers moved from the producer with setmaxnreg), then
 // stage the accumulators through shared memory for coalesced, masked
-// stores (the epilogue of MatmulOperands.cpp).
+// stores (the epilogue of MatmulEpilogue.cpp).
 //
 // f16/bf16: A (M x K) and B (K x N) row-major, B MN-major for wgmma
 // (transposed by the instruction). FP8: the PTX ISA has no transpose for

@@ -1,4 +1,4 @@
-//===- ConstantPayloads.cpp - Evaluate constant payload parts -------------===//
+//===- ConstantPayloads.cpp - Fold constant payload parts -----------------===//
 //
 // Part of the amp project, under the Apache License v2.0 with LLVM Exceptions.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -91,7 +91,7 @@ LogicalResult PassOptionResolver::resolve(MLIRContext *ctx, StringRef name,
 }
 
 /// target-type, fallback-type, the FP8 and weight-only options; the report's
-/// extension (checked where the target type is, as before).
+/// extension (checked right after the target type).
 LogicalResult PassOptionResolver::resolveTypes(MLIRContext *ctx) {
   FailureOr<FloatType> target =
       parseFloatOption(ctx, passName, "target-type", values.targetType,

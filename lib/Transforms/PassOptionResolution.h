@@ -105,8 +105,6 @@ public:
   /// ops. Returns the number of values evaluated.
   unsigned foldPayloads(Operation *func) const;
 
-  /// The options as given.
-  const PassOptionValues &given() const { return values; }
   /// The options resolved (the policy given or the default one).
   const MixedPrecisionOptions &get() const { return resolved; }
 

@@ -7,8 +7,9 @@
 //
 // The resolved options of a mixed-precision conversion: what the precision
 // plan (PrecisionPlan.h), the FP8 stage (FP8Contractions.h) and the rewrite
-// (MixedPrecision.h) read. The passes resolve their textual options into
-// this once (MixedPrecisionPass.cpp); other pipelines fill it themselves.
+// (MixedPrecision.h) read. The passes resolve their options into this once
+// (lib/Transforms/PassOptionResolution.cpp); other pipelines fill it
+// themselves.
 //
 //===----------------------------------------------------------------------===//
 
